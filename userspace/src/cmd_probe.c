@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmark.h"
+#include "strlist.h"
+
+const char *const usage_probe =
+	"usage: kmark probe DEFINITION\n"
+	"\n"
+	"Append a kprobe event definition to kprobe_events, e.g.\n"
+	"  kmark probe 'p:myopen do_sys_openat2 dfd=%di fname=+0(%si):string'\n"
+	"  kmark probe 'r:myret do_sys_openat2 ret=$retval'\n"
+	"When the kernel rejects it, the error and the last error_log entry\n"
+	"(which points at the offending token) are printed.\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help      show this help\n";
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *buf;
+	int opt, err;
+
+	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			print_usage(find_cmd("probe"), stdout);
+			return KM_EXIT_OK;
+		default:
+			usage_error("probe", "invalid option");
+		}
+	}
+	if (optind >= argc)
+		usage_error("probe", "no probe definition given");
+	if (argc - optind > 1)
+		usage_error("probe",
+			    "too many arguments (quote the definition)");
+
+	buf = xmalloc(strlen(argv[optind]) + 2);
+	sprintf(buf, "%s\n", argv[optind]);
+	err = ctl_write("kprobe_events", O_APPEND, buf);
+	free(buf);
+	if (err) {
+		info("cannot add probe '%s': %s", argv[optind],
+		     strerror(-err));
+		print_error_log();
+		return KM_EXIT_ERROR;
+	}
+	return KM_EXIT_OK;
+}

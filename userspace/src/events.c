@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Enabling and disabling events, with the kprobe fallback of
+ * "kmark enable" (decision in fallback.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctlfmt.h"
+#include "fallback.h"
+#include "kmark.h"
+
+static bool have_markers, have_syms;
+static struct strlist markers, ksyms, blacklist;
+
+static void load_markers(void)
+{
+	struct marker_list ml;
+	char *buf;
+
+	if (have_markers)
+		return;
+	buf = ctl_read_or_die("available_markers");
+	markers_parse(buf, &ml);
+	markers_names(&ml, &markers);
+	markers_free(&ml);
+	free(buf);
+	have_markers = true;
+}
+
+static char *blacklist_path(void)
+{
+	const char *env = getenv("KMARK_KPROBE_BLACKLIST");
+	char *d, *s, *p;
+	size_t l;
+
+	if (env && *env)
+		return xstrdup(env);
+	/* <debugfs>/kmark -> <debugfs>/kprobes/blacklist */
+	d = xstrdup(ctl_dir());
+	l = strlen(d);
+	while (l > 1 && d[l - 1] == '/')
+		d[--l] = '\0';
+	s = strrchr(d, '/');
+	if (s)
+		*s = '\0';
+	else
+		strcpy(d, ".");
+	p = xmalloc(strlen(d) + sizeof("/kprobes/blacklist"));
+	sprintf(p, "%s/kprobes/blacklist", d);
+	free(d);
+	return p;
+}
+
+static void load_syms(void)
+{
+	const char *kpath = getenv("KMARK_KALLSYMS");
+	char *buf, *bpath;
+
+	if (have_syms)
+		return;
+	if (!kpath || !*kpath)
+		kpath = "/proc/kallsyms";
+	buf = read_file(kpath, NULL);
+	if (!buf)
+		die("cannot read %s: %s", kpath, strerror(errno));
+	kallsyms_parse(buf, &ksyms);
+	free(buf);
+
+	bpath = blacklist_path();
+	buf = read_file(bpath, NULL);
+	if (buf) {
+		blacklist_parse(buf, &blacklist);
+		free(buf);
+	} else {
+		warning("cannot read kprobe blacklist %s: %s; assuming it is empty",
+			bpath, strerror(errno));
+	}
+	free(bpath);
+	have_syms = true;
+}
+
+void events_cleanup(void)
+{
+	sl_free(&markers);
+	sl_free(&ksyms);
+	sl_free(&blacklist);
+	have_markers = have_syms = false;
+}
+
+static int write_failed(const char *file, const char *what, int err)
+{
+	info("cannot write '%s' to %s: %s", what, file, strerror(-err));
+	print_error_log();
+	return KM_EXIT_ERROR;
+}
+
+static int write_line(const char *file, const char *what)
+{
+	char *buf = xmalloc(strlen(what) + 2);
+	int err;
+
+	sprintf(buf, "%s\n", what);
+	err = ctl_write(file, O_APPEND, buf);
+	free(buf);
+	return err ? write_failed(file, what, err) : KM_EXIT_OK;
+}
+
+static void refusal(const char *name, const struct fb_decision *d)
+{
+	char why[512], hint[3 * FB_NAME_LEN + 32] = "";
+	unsigned int i;
+
+	switch (d->kind) {
+	case FB_REFUSE_NO_FALLBACK:
+		snprintf(why, sizeof(why),
+			 "no marker '%s' (kprobe fallback disabled by --no-fallback)",
+			 name);
+		break;
+	case FB_REFUSE_GLOB:
+		snprintf(why, sizeof(why), "no marker or event matches '%s'",
+			 name);
+		break;
+	case FB_REFUSE_BLACKLIST:
+		snprintf(why, sizeof(why),
+			 "no marker '%s', and function %s is on the kprobe blacklist",
+			 name, d->symbol);
+		break;
+	case FB_REFUSE_AMBIGUOUS:
+		snprintf(why, sizeof(why),
+			 "no marker '%s', and %u functions match it in kallsyms (%s%s%s); use 'kmark probe' with an address",
+			 name, d->ncandidates,
+			 d->candidates[0][0] ? d->candidates[0] : name,
+			 d->ncandidates > 1 && d->candidates[1][0] ? ", " : "",
+			 d->candidates[1]);
+		break;
+	case FB_REFUSE_BAD_NAME:
+		snprintf(why, sizeof(why),
+			 "no marker '%s', and it is not a valid function name",
+			 name);
+		break;
+	default:
+		snprintf(why, sizeof(why),
+			 "no marker '%s', and no function '%s' in kallsyms (it may not exist, or be inlined or static inline, e.g. context_switch)",
+			 name, name);
+		break;
+	}
+	for (i = 0; i < d->nsuggest; i++) {
+		strcat(hint, i ? ", " : "; did you mean ");
+		strcat(hint, d->suggest[i]);
+	}
+	if (d->nsuggest)
+		strcat(hint, "?");
+	info("%s%s", why, hint);
+}
+
+int enable_event(const char *name, const struct enable_opts *o, char *enabled)
+{
+	struct fb_decision d;
+	char def[2 * FB_NAME_LEN + 16];
+	int ret;
+
+	load_markers();
+	if (!o->no_fallback && !fb_is_glob(name) &&
+	    !sl_contains(&markers, name)) {
+		/* may still be "foo" for "kprobes/foo": fb_decide knows */
+		fb_decide(&markers, &ksyms, &blacklist, name, true, &d);
+		if (d.kind != FB_MARKER)
+			load_syms();
+	}
+	fb_decide(&markers, &ksyms, &blacklist, name, o->no_fallback, &d);
+
+	switch (d.kind) {
+	case FB_MARKER:
+	case FB_GLOB:
+		ret = write_line("set_event", name);
+		break;
+	case FB_KPROBE:
+	case FB_KPROBE_CLONE:
+		snprintf(def, sizeof(def), "p:kprobes/%s %s", d.event,
+			 d.symbol);
+		ret = write_line("kprobe_events", def);
+		if (ret)
+			return ret;
+		ret = write_line("set_event", d.event);
+		if (ret)
+			return ret;
+		/* later names may refer to the new event */
+		sl_push(&markers, def + 2);
+		*strchr(markers.v[markers.n - 1], ' ') = '\0';
+		if (o->quiet)
+			break;
+		if (d.kind == FB_KPROBE)
+			info("'%s' is not a marker; defined kprobe event '%s' on %s and enabled it",
+			     name, d.event, d.symbol);
+		else
+			info("'%s' is not a marker; defined kprobe event '%s' on %s (compiler clone of %s) and enabled it",
+			     name, d.event, d.symbol, name);
+		break;
+	default:
+		refusal(name, &d);
+		return KM_EXIT_NOEVENT;
+	}
+	if (!ret && enabled)
+		strlcpy_n(enabled, FB_NAME_LEN, d.event, strlen(d.event));
+	return ret;
+}
+
+int disable_event(const char *name)
+{
+	char *buf = xmalloc(strlen(name) + 2);
+	int ret;
+
+	sprintf(buf, "!%s", name);
+	ret = write_line("set_event", buf);
+	free(buf);
+	return ret;
+}

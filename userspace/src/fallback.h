@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "kmark enable NAME": decide between a marker and a kprobe fallback.
+ * Pure: all inputs are lists, nothing is read from the system.
+ */
+#ifndef KMARK_FALLBACK_H
+#define KMARK_FALLBACK_H
+
+#include <stdbool.h>
+
+#include "strlist.h"
+
+enum fb_kind {
+	FB_MARKER,		/* NAME is a marker (or defined kprobe event) */
+	FB_GLOB,		/* NAME is a glob matching at least one event */
+	FB_KPROBE,		/* define kprobe on symbol NAME */
+	FB_KPROBE_CLONE,	/* define kprobe on unique clone NAME.isra.0 ... */
+	FB_REFUSE_NO_FALLBACK,	/* not a marker and --no-fallback */
+	FB_REFUSE_GLOB,		/* glob matching nothing */
+	FB_REFUSE_BLACKLIST,	/* function is on the kprobe blacklist */
+	FB_REFUSE_NOT_FOUND,	/* not in kallsyms: missing or inlined */
+	FB_REFUSE_AMBIGUOUS,	/* several clones / duplicate symbols */
+	FB_REFUSE_BAD_NAME,	/* not usable as an event name */
+};
+
+#define FB_MAX_SUGGEST	3
+#define FB_NAME_LEN	128
+
+struct fb_decision {
+	enum fb_kind kind;
+	char event[FB_NAME_LEN];	/* what to write to set_event */
+	char symbol[FB_NAME_LEN];	/* kprobe target / offending symbol */
+	unsigned int ncandidates;	/* FB_REFUSE_AMBIGUOUS */
+	char candidates[2][FB_NAME_LEN];
+	unsigned int nsuggest;
+	char suggest[FB_MAX_SUGGEST][FB_NAME_LEN];
+};
+
+/*
+ * markers:   names from available_markers ("sched_switch", "kprobes/x")
+ * ksyms:     text symbol names from /proc/kallsyms
+ * blacklist: symbol names from the kprobe blacklist
+ */
+void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
+	       const struct strlist *blacklist, const char *name,
+	       bool no_fallback, struct fb_decision *d);
+
+const char *fb_kind_name(enum fb_kind k);
+bool fb_is_refusal(enum fb_kind k);
+bool fb_is_glob(const char *name);
+/* if sym is NAME + ".isra.N"/".constprop.N"/".part.N"..., length of NAME */
+size_t fb_clone_base_len(const char *sym);
+unsigned int levenshtein(const char *a, const char *b);
+
+#endif

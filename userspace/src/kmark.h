@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMARK_H
+#define KMARK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+
+#define KMARK_VERSION	"0.1"
+
+/* exit codes (documented in "kmark --help" and kmark(1)) */
+#define KM_EXIT_OK		0
+#define KM_EXIT_ERROR		1	/* I/O or kernel error */
+#define KM_EXIT_USAGE		2	/* bad command line */
+#define KM_EXIT_NODIR		3	/* control directory not found */
+#define KM_EXIT_NOEVENT		4	/* no such event, fallback refused */
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *const *usage;	/* full usage text, with options */
+};
+
+/* subcommands */
+int cmd_list(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
+int cmd_disable(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+
+extern const char *const usage_list, *const usage_enable,
+	*const usage_disable, *const usage_probe, *const usage_stream,
+	*const usage_record, *const usage_report, *const usage_stats,
+	*const usage_reset;
+
+/* kmark.c */
+const struct cmd *find_cmd(const char *name);
+void print_usage(const struct cmd *c, FILE *out);
+/* "kmark CMD: msg" + hint, exit 2 */
+__attribute__((noreturn, format(printf, 2, 3)))
+void usage_error(const char *cmd, const char *fmt, ...);
+
+/* util.c */
+__attribute__((noreturn, format(printf, 1, 2)))
+void die(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 2, 3)))
+void die_code(int code, const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void warning(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void info(const char *fmt, ...);
+
+void set_ctl_dir(const char *dir);
+/* resolve the control directory (exit 3 when impossible) */
+const char *ctl_dir(void);
+/* malloc'ed "<ctl_dir>/<name>" */
+char *ctl_path(const char *name);
+/* whole file, NUL-terminated; NULL with errno set on error */
+char *read_file(const char *path, size_t *len);
+char *ctl_read(const char *name);	/* NULL + errno */
+char *ctl_read_or_die(const char *name);
+/* open(O_WRONLY|flags), one write(); 0 or -errno */
+int ctl_write(const char *name, int flags, const char *buf);
+int ctl_clear(const char *name);	/* like "echo > name" */
+/* print the last error_log entry to stderr, if any */
+void print_error_log(void);
+
+/* "123" -> 123; false on garbage */
+bool parse_ulong(const char *s, unsigned long *out);
+bool parse_seconds(const char *s, double *out);
+
+/* events.c: shared by enable, disable and record */
+struct enable_opts {
+	bool no_fallback;
+	bool quiet;
+};
+/*
+ * Enable one name (marker, glob or kprobe fallback). On success the name
+ * written to set_event is copied to enabled (size FB_NAME_LEN) if non-NULL.
+ * Returns an exit code.
+ */
+int enable_event(const char *name, const struct enable_opts *o,
+		 char *enabled);
+int disable_event(const char *name);
+void events_cleanup(void);
+
+/* pipe.c: trace_pipe reader shared by stream and record */
+extern volatile sig_atomic_t kmark_stop;
+void install_stop_handlers(void);
+/*
+ * Read lines from fd until EOF, a signal, seconds elapse (seconds <= 0:
+ * no limit) or cb returns non-zero. Returns 0, or -errno on read error.
+ */
+int read_lines(int fd, double seconds, int (*cb)(char *line, void *arg),
+	       void *arg);
+
+#endif

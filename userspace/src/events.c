@@ -130,12 +130,16 @@ static void refusal(const char *name, const struct fb_decision *d)
 			 name, d->symbol);
 		break;
 	case FB_REFUSE_AMBIGUOUS:
-		snprintf(why, sizeof(why),
-			 "no marker '%s', and %u functions match it in kallsyms (%s%s%s); use 'kmark probe' with an address",
-			 name, d->ncandidates,
-			 d->candidates[0][0] ? d->candidates[0] : name,
-			 d->ncandidates > 1 && d->candidates[1][0] ? ", " : "",
-			 d->candidates[1]);
+		if (d->symbol[0])
+			snprintf(why, sizeof(why),
+				 "no marker '%s', and kallsyms has %u functions named %s (a kprobe on it would be ambiguous; use 'kmark probe' with an address)",
+				 name, d->ncandidates, d->symbol);
+		else
+			snprintf(why, sizeof(why),
+				 "no marker '%s', and %u compiler clones of it are in kallsyms (%s, %s%s); pick one with 'kmark probe'",
+				 name, d->ncandidates, d->candidates[0],
+				 d->candidates[1],
+				 d->ncandidates > 2 ? ", ..." : "");
 		break;
 	case FB_REFUSE_BAD_NAME:
 		snprintf(why, sizeof(why),
@@ -144,7 +148,7 @@ static void refusal(const char *name, const struct fb_decision *d)
 		break;
 	default:
 		snprintf(why, sizeof(why),
-			 "no marker '%s', and no function '%s' in kallsyms (it may not exist, or be inlined or static inline, e.g. context_switch)",
+			 "no marker '%s', and no function '%s' in kallsyms (it does not exist, or the compiler inlined it: static inline functions such as context_switch have no symbol)",
 			 name, name);
 		break;
 	}

@@ -262,7 +262,7 @@ void report_print(const struct report *r, FILE *out, const char *title,
 	for (i = 0; i < r->ncpus; i++) {
 		if (!r->cpus[i].lost)
 			continue;
-		fprintf(out, "%s CPU%zu: %llu", printed_lost++ ? "," : " (",
+		fprintf(out, "%sCPU%zu: %llu", printed_lost++ ? ", " : " (",
 			i, r->cpus[i].lost);
 	}
 	fprintf(out, "%s\n", printed_lost ? ")" : "");

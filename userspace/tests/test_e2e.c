@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end tests: run the kmark binary against a fake control
+ * directory made of plain files and check what it wrote.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "util_read.h"
+
+static char root[64];		/* /tmp/kmark-test.XXXXXX */
+static char dir[128];		/* root/kmark */
+static char *out, *err;
+
+static void put(const char *name, const char *content)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		abort();
+	}
+	fputs(content, f);
+	fclose(f);
+}
+
+static char *get(const char *name)
+{
+	char path[256];
+	static char *last;
+
+	free(last);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	last = slurp(path);
+	return last;
+}
+
+static void put_fixture(const char *name, const char *fixture_name)
+{
+	char *buf = fixture(fixture_name);
+
+	put(name, buf);
+	free(buf);
+}
+
+/* run kmark with args (NULL-terminated); with_dir adds "-d DIR" */
+static int vrun(bool with_dir, const char *first, va_list ap)
+{
+	const char *argv[32];
+	char opath[128], epath[128];
+	int n = 0, status;
+	const char *a;
+	pid_t pid;
+
+	argv[n++] = kmark_bin;
+	if (with_dir) {
+		argv[n++] = "-d";
+		argv[n++] = dir;
+	}
+	for (a = first; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = a;
+	argv[n] = NULL;
+	snprintf(opath, sizeof(opath), "%s/stdout", root);
+	snprintf(epath, sizeof(epath), "%s/stderr", root);
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int o = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int i = open("/dev/null", O_RDONLY);
+
+		dup2(i, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(kmark_bin, (char *const *)argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	free(out);
+	free(err);
+	out = slurp(opath);
+	err = slurp(epath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static int run(const char *first, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, first);
+	rc = vrun(true, first, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int run_nodir(const char *first, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, first);
+	rc = vrun(false, first, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void setup(void)
+{
+	char path[256], kallsyms[256];
+	char *stats = fixture("stats_cpu0");
+
+	strcpy(root, "/tmp/kmark-test.XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		abort();
+	}
+	snprintf(dir, sizeof(dir), "%s/kmark", root);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/kprobes", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/kprobes/blacklist", root);
+	{
+		char *bl = fixture("blacklist");
+		FILE *f = fopen(path, "w");
+
+		fputs(bl, f);
+		fclose(f);
+		free(bl);
+	}
+	put_fixture("available_markers", "available_markers");
+	put_fixture("error_log", "error_log");
+	put_fixture("trace_pipe", "trace_basic.txt");
+	put("set_event", "sched_switch\n");
+	put("kprobe_events", "");
+	put("trace", "old trace\n");
+	put("tracing_on", "0\n");
+	put("buffer_size_kb", "1408\n");
+	snprintf(path, sizeof(path), "%s/per_cpu", dir);
+	mkdir(path, 0755);
+	for (int cpu = 0; cpu <= 10; cpu += 5) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", dir, cpu);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+		put(path, stats);
+	}
+	free(stats);
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", fixtures);
+	setenv("KMARK_KALLSYMS", kallsyms, 1);
+	unsetenv("KMARK_DIR");
+	unsetenv("KMARK_KPROBE_BLACKLIST");
+}
+
+static void test_help(void)
+{
+	char *help;
+
+	check_ll(run_nodir("help", "enable", NULL), 0, "e2e: help enable exits 0");
+	check(out && !strncmp(out, "usage: kmark enable", 19),
+	      "e2e: help enable prints the usage");
+	help = out ? strdup(out) : NULL;
+	run_nodir("enable", "--help", NULL);
+	check_str(out, help ? help : "", "e2e: 'enable --help' == 'help enable'");
+	free(help);
+	check_has(out, "  2  usage error", "e2e: --help documents exit codes");
+	check_ll(run_nodir("bogus", NULL), 2, "e2e: unknown command exits 2");
+	check_ll(run("enable", NULL), 2, "e2e: enable without names exits 2");
+	check_has(err, "Try 'kmark help enable'", "e2e: usage error hint");
+	check_ll(run("stream", "-n", "zero", NULL), 2,
+		 "e2e: invalid --count exits 2");
+	check_ll(run("list", "--bogus", NULL), 2, "e2e: invalid option exits 2");
+	check_ll(run_nodir("-d", "/nonexistent/kmark", "list", NULL), 3,
+		 "e2e: missing control directory exits 3");
+	check_has(err, "/nonexistent/kmark", "e2e: missing directory named");
+	check_ll(count_lines(err), 1, "e2e: missing directory is one line");
+	setenv("KMARK_DIR", dir, 1);
+	check_ll(run_nodir("list", NULL), 0, "e2e: KMARK_DIR is honoured");
+	unsetenv("KMARK_DIR");
+}
+
+static void test_list(void)
+{
+	check_ll(run("list", NULL), 0, "e2e: list exits 0");
+	check_has(out, "sched_switch    marker     enabled   prev_comm=%s",
+		  "e2e: list shows enabled marker with fields");
+	check_has(out, "sys_sync        marker     disabled  -\n",
+		  "e2e: list shows zero-field marker disabled");
+	check_has(out, "kprobes/myopen  kprobe     disabled  dfd=%d fname=%s",
+		  "e2e: list shows kprobe event");
+	check_ll(count_lines(out), 5, "e2e: list prints header + 4 events");
+	run("list", "my*", NULL);
+	check_ll(count_lines(out), 2, "e2e: list GLOB filters (short name)");
+	check_ll(run("list", "nomatch*", NULL), 4,
+		 "e2e: list GLOB matching nothing exits 4");
+}
+
+static void test_enable_disable(void)
+{
+	check_ll(run("enable", "sys_sync", "myopen", NULL), 0,
+		 "e2e: enable markers exits 0");
+	check_str(get("set_event"), "sched_switch\nsys_sync\nmyopen\n",
+		  "e2e: enable appends names (no truncation)");
+	check_str(get("kprobe_events"), "",
+		  "e2e: enabling markers defines no kprobe");
+
+	check_ll(run("enable", "do_sys_openat2", NULL), 0,
+		 "e2e: kprobe fallback exits 0");
+	check_str(get("kprobe_events"), "p:kprobes/do_sys_openat2 do_sys_openat2\n",
+		  "e2e: fallback defines the kprobe event");
+	check_str(get("set_event"),
+		  "sched_switch\nsys_sync\nmyopen\ndo_sys_openat2\n",
+		  "e2e: fallback enables the new event");
+	check_str(err,
+		  "kmark: 'do_sys_openat2' is not a marker; defined kprobe event 'do_sys_openat2' on do_sys_openat2 and enabled it\n",
+		  "e2e: fallback says what it chose");
+
+	check_ll(run("enable", "sched_clock_tick", NULL), 0,
+		 "e2e: clone fallback exits 0");
+	check_has(get("kprobe_events"),
+		  "p:kprobes/sched_clock_tick sched_clock_tick.part.0\n",
+		  "e2e: clone fallback probes the clone symbol");
+	check_has(err, "compiler clone", "e2e: clone fallback says so");
+
+	put("kprobe_events", "");
+	check_ll(run("enable", "--no-fallback", "do_sys_openat2", NULL), 4,
+		 "e2e: --no-fallback refuses a function (exit 4)");
+	check_str(get("kprobe_events"), "", "e2e: --no-fallback defines nothing");
+
+	check_ll(run("enable", "do_int3", NULL), 4,
+		 "e2e: blacklisted function exits 4");
+	check_has(err, "on the kprobe blacklist",
+		  "e2e: blacklist found next to the control dir");
+	check_ll(count_lines(err), 1, "e2e: refusal is one line");
+
+	check_ll(run("enable", "context_switch", NULL), 4,
+		 "e2e: inlined function exits 4");
+	check_has(err, "inlined", "e2e: not-found message mentions inlining");
+	check_has(err, "did you mean sched_switch?",
+		  "e2e: not-found message suggests markers");
+
+	put("set_event", "");
+	check_ll(run("disable", "sys_sync", "kprobes/myopen", NULL), 0,
+		 "e2e: disable exits 0");
+	check_str(get("set_event"), "!sys_sync\n!kprobes/myopen\n",
+		  "e2e: disable appends !NAME");
+}
+
+static void test_probe(void)
+{
+	char path[256];
+
+	put("kprobe_events", "p:kprobes/old foo\n");
+	check_ll(run("probe", "p:myopen do_sys_openat2 dfd=%di", NULL), 0,
+		 "e2e: probe exits 0");
+	check_str(get("kprobe_events"),
+		  "p:kprobes/old foo\np:myopen do_sys_openat2 dfd=%di\n",
+		  "e2e: probe appends the definition");
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", dir);
+	unlink(path);
+	if (symlink("/dev/full", path))
+		perror("symlink");
+	check_ll(run("probe", "p:bad foo", NULL), 1,
+		 "e2e: rejected probe exits 1");
+	check_has(err, "No space left on device",
+		  "e2e: rejected probe prints the errno text");
+	check_has(err,
+		  "[   12.345678] kmark: error: Unknown marker or event\n"
+		  "  Command: foo_bar\n"
+		  "           ^\n",
+		  "e2e: rejected probe prints the last error_log entry");
+	check(err && !strstr(err, "[   10.000000]"),
+	      "e2e: older error_log entries are not printed");
+	unlink(path);
+	put("kprobe_events", "p:kprobes/old foo\n");
+}
+
+static void test_stream(void)
+{
+	check_ll(run("stream", "--pretty", NULL), 0, "e2e: stream exits 0");
+	check(out && !strncmp(out,
+		"[   4.512345] CPU1: sh (72) switching to swapper/1 (0)\n", 55),
+	      "e2e: stream --pretty renders sched_switch");
+	check_has(out, "4.600000: sys_sync: \n",
+		  "e2e: stream --pretty prints other events as-is");
+	check(out && !strstr(out, "# tracer"), "e2e: stream skips headers");
+	check_str(err, "kmark: 6 events, 42 lost\n",
+		  "e2e: stream summary with lost events");
+
+	run("stream", "-p", "80", NULL);
+	check_ll(count_lines(out), 3,
+		 "e2e: stream -p 80: 2 switch events + lost record");
+	check_str(err, "kmark: 2 events, 42 lost\n", "e2e: stream -p summary");
+
+	run("stream", "-c", "ping pong", NULL);
+	check_str(err, "kmark: 2 events, 42 lost\n",
+		  "e2e: stream -c with a space in the comm");
+
+	check_ll(run("stream", "-n", "1", NULL), 0, "e2e: stream -n exits 0");
+	check_ll(count_lines(out), 1, "e2e: stream -n 1 prints one event");
+	check_str(err, "", "e2e: no summary without loss or interruption");
+}
+
+static void test_record_reset_stats(void)
+{
+	char path[256], *rec, *fix;
+
+	put("set_event", "");
+	put("tracing_on", "0\n");
+	snprintf(path, sizeof(path), "%s/rec.txt", root);
+	check_ll(run("record", "-o", path, "sys_sync", "sched_switch", NULL), 0,
+		 "e2e: record exits 0");
+	rec = slurp(path);
+	fix = fixture("trace_basic.txt");
+	check_str(rec, fix, "e2e: record copies trace_pipe to FILE");
+	free(rec);
+	free(fix);
+	check_str(get("set_event"),
+		  "sys_sync\nsched_switch\n!sys_sync\n!sched_switch\n",
+		  "e2e: record enables then disables its events");
+	check_str(get("trace"), "\n", "e2e: record clears the buffer");
+	check_str(get("tracing_on"), "1\n", "e2e: record turns tracing on");
+	check_has(err, "recorded 6 events, 42 lost",
+		  "e2e: record summary on stderr");
+
+	check_ll(run("report", path, NULL), 0, "e2e: report exits 0");
+	check_has(out, "     80  ping pong      0.000100        1        1        1        1\n",
+		  "e2e: report of the recording");
+
+	check_ll(run("stats", NULL), 0, "e2e: stats exits 0");
+	check_has(out, " CPU  ENTRIES  OVERRUN  COMMIT-OVERRUN",
+		  "e2e: stats table header");
+	check(out && strstr(out, "\n   0 ") && strstr(out, "\n   5 ") &&
+	      strstr(out, "\n  10 ") &&
+	      strstr(out, "\n   5 ") < strstr(out, "\n  10 "),
+	      "e2e: stats rows for all CPUs in numeric order");
+	check_has(out, "4.512345", "e2e: stats shows oldest event ts");
+	check_has(out, "tracing_on: 1\n", "e2e: stats shows tracing_on");
+	check_has(out, "buffer_size_kb: 1408", "e2e: stats shows buffer size");
+
+	put("set_event", "sched_switch\n");
+	put("tracing_on", "0\n");
+	put("trace", "old\n");
+	check_ll(run("reset", NULL), 0, "e2e: reset exits 0");
+	check_str(get("set_event"), "\n", "e2e: reset truncates set_event");
+	check_str(get("kprobe_events"), "\n", "e2e: reset truncates kprobe_events");
+	check_str(get("trace"), "\n", "e2e: reset clears the buffer");
+	check_str(get("tracing_on"), "1\n", "e2e: reset sets tracing_on to 1");
+}
+
+static void cleanup(void)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", root);
+	get("trace");		/* frees the static buffer */
+	free(out);
+	free(err);
+}
+
+void test_e2e(void)
+{
+	setup();
+	test_help();
+	test_list();
+	test_enable_disable();
+	test_probe();
+	test_stream();
+	test_record_reset_stats();
+	cleanup();
+}

@@ -109,13 +109,19 @@ int cmd_record(int argc, char **argv)
 	}
 	events_cleanup();
 
-	if (!ret && (err = ctl_clear("trace"))) {
-		info("cannot clear the trace buffer: %s", strerror(-err));
-		ret = KM_EXIT_ERROR;
+	if (!ret) {
+		err = ctl_clear("trace");
+		if (err) {
+			info("cannot clear the trace buffer: %s", strerror(-err));
+			ret = KM_EXIT_ERROR;
+		}
 	}
-	if (!ret && (err = ctl_write("tracing_on", O_TRUNC, "1\n"))) {
-		info("cannot turn tracing on: %s", strerror(-err));
-		ret = KM_EXIT_ERROR;
+	if (!ret) {
+		err = ctl_write("tracing_on", O_TRUNC, "1\n");
+		if (err) {
+			info("cannot turn tracing on: %s", strerror(-err));
+			ret = KM_EXIT_ERROR;
+		}
 	}
 	if (!ret) {
 		path = ctl_path("trace_pipe");

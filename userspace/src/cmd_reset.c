@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kmark.h"
+#include "strlist.h"
 
 const char *const usage_reset =
 	"usage: kmark reset\n"
@@ -43,7 +44,7 @@ int cmd_reset(int argc, char **argv)
 		usage_error("reset", "unexpected argument '%s'", argv[optind]);
 
 	ctl_dir();
-	for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(clear); i++) {
 		err = ctl_clear(clear[i]);
 		if (err) {
 			info("cannot clear %s: %s", clear[i], strerror(-err));

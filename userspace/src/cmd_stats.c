@@ -9,6 +9,7 @@
 
 #include "ctlfmt.h"
 #include "kmark.h"
+#include "strlist.h"
 
 const char *const usage_stats =
 	"usage: kmark stats\n"
@@ -34,7 +35,7 @@ static const struct {
 	{ "written", "WRITTEN" },
 };
 
-#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+#define NCOLS ARRAY_SIZE(columns)
 #define MAXKV 32
 
 struct cpu_stats {

@@ -22,7 +22,7 @@ const char *fb_kind_name(enum fb_kind k)
 		[FB_REFUSE_BAD_NAME] = "REFUSE_BAD_NAME",
 	};
 
-	return (unsigned int)k < sizeof(names) / sizeof(names[0]) ?
+	return (unsigned int)k < ARRAY_SIZE(names) ?
 	       names[k] : "?";
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmark.h"
+#include "strlist.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -30,7 +31,7 @@ static const struct cmd commands[] = {
 	{ "help", cmd_help, "show help for a command", &usage_help },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS ARRAY_SIZE(commands)
 
 static const char *const exit_codes =
 	"\n"

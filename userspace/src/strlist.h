@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* A growable list of heap-allocated strings. Zero-initialise before use. */
 struct strlist {
 	char **v;

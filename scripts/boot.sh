@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot.sh FLAVOUR MODE [SCRIPT]: boot build/FLAVOUR in QEMU.
+#   MODE check   run KUnit (at boot) and the guest tests, then power off
+#   MODE demo    trace context switches for a few seconds, then power off
+#   MODE run     an interactive shell (Ctrl-A X leaves QEMU)
+#   MODE script  run SCRIPT in the guest; exit with its exit status
+# Environment: KERNEL_ARGS (appended to the command line), QEMU_ARGS (extra
+# QEMU options), TIMEOUT (seconds, non-interactive modes), LOG (console copy).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+INFO_TAG=QEMU
+flavour=${1:?usage: boot.sh FLAVOUR MODE [SCRIPT]}
+mode=${2:?usage: boot.sh FLAVOUR MODE [SCRIPT]}
+script=${3:-}
+arch=$(flavour_arch "$flavour")
+out=$BUILD/$flavour
+kernel=$out/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make ARCH=$arch build'"
+[ -f "$out/initramfs.cpio" ] || die "no initramfs: run scripts/mkinitramfs.sh $flavour"
+
+# The run's own small cpio: what to do, and the user's script.
+run=$out/run
+rm -rf "$run"; mkdir -p "$run"
+{
+	echo "dir /etc 0755 0 0"
+	echo "file /etc/kmark-run.conf $run/kmark-run.conf 0644 0 0"
+} > "$run/list"
+echo "MODE=$mode" > "$run/kmark-run.conf"
+if [ "$mode" = script ]; then
+	[ -f "$script" ] || die "SCRIPT=$script: no such file"
+	echo "file /etc/kmark-script.sh $(cd "$(dirname "$script")" && pwd)/$(basename "$script") 0755 0 0" >> "$run/list"
+fi
+"$BUILD/gen_init_cpio" "$run/list" > "$run/run.cpio"
+cat "$out/initramfs.cpio" "$run/run.cpio" > "$run/initramfs.cpio"
+
+# Guest TSC: the host's rate, or 1 GHz under -icount (1 insn = 1 ns).
+case "${QEMU_ARGS:-}" in
+*-icount*) tsc_khz=1000000 ;;
+*)
+	mhz=$(dmesg 2>/dev/null | sed -n 's/.*Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | tail -n 1)
+	[ -n "$mhz" ] || mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz.*/\1/p' | tail -n 1)
+	[ -n "$mhz" ] || mhz=$(awk -F': ' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	tsc_khz=$(awk -v m="$mhz" 'BEGIN { printf "%d", m * 1000 }')
+	;;
+esac
+
+# KVM only if a probe boot (cached per machine) showed that it works.
+accel=tcg
+probe=$BUILD/.kvm-probe
+if [ -w /dev/kvm ] && [ "${KMARK_ACCEL:-}" != tcg ]; then
+	if [ ! -f "$probe" ]; then
+		if timeout 15 qemu-system-x86_64 -accel kvm -nodefaults -nographic \
+			-serial stdio -no-reboot -m 256M -kernel "$kernel" \
+			-append "console=ttyS0 panic=-1 rdinit=/bin/false" \
+			</dev/null 2>/dev/null | grep -q 'Linux version'; then
+			echo kvm > "$probe"
+		else
+			echo tcg > "$probe"
+		fi
+	fi
+	accel=$(cat "$probe")
+fi
+
+case "$arch" in
+x86_64) qemu=qemu-system-x86_64 ;;
+i386) qemu=qemu-system-i386 ;;
+esac
+append="console=ttyS0 panic=-1 tsc_early_khz=$tsc_khz tsc=reliable ${KERNEL_ARGS:-}"
+# shellcheck disable=SC2206
+cmd=($qemu -accel $accel -nodefaults -nographic -serial stdio -no-reboot
+     -smp 2,sockets=2 -m 512M -kernel "$kernel" -initrd "$run/initramfs.cpio"
+     -append "$append" ${QEMU_ARGS:-})
+info "accelerator: $accel$([ "$accel" = tcg ] && echo ' (KVM does not work on this machine)')"
+printf '  %-8s %s\n' QEMU "$(printf '%q ' "${cmd[@]}")" >&2
+
+if [ "$mode" = run ]; then
+	exec "${cmd[@]}"
+fi
+log=${LOG:-$run/console.log}
+set +e
+timeout --foreground "${TIMEOUT:-600}" "${cmd[@]}" < /dev/null > "$log" 2>&1
+rc=$?
+set -e
+if [ $rc = 124 ]; then
+	echo "kmark: QEMU timed out after ${TIMEOUT:-600} s (hang?); last lines:" >&2
+	tail -n 20 "$log" >&2
+fi
+exit $rc

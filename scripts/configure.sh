@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# configure.sh FLAVOUR: tinyconfig + our fragments, merged with the kernel's
+# merge_config.sh, then olddefconfig. Fails if any requested option did not
+# survive (as kunit.py does). Only rewrites .config when it would change, so
+# an unchanged configuration never triggers a full rebuild.
+#   x86_64        common + x86_64 + x86_64-debug (lockdep; the test kernel)
+#   i386          common + i386
+#   x86_64-bench  common + x86_64 + bench (no lockdep)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+INFO_TAG=CONFIG
+
+flavour=${1:?usage: configure.sh FLAVOUR}
+arch=$(kernel_arch "$(flavour_arch "$flavour")")
+cdir=$top/scripts/config
+case "$flavour" in
+x86_64) frags=(common x86_64 x86_64-debug) ;;
+i386) frags=(common i386) ;;
+x86_64-bench) frags=(common x86_64 bench) ;;
+*) die "unknown flavour $flavour" ;;
+esac
+out=$BUILD/$flavour
+mkdir -p "$out"
+files=()
+for f in "${frags[@]}"; do files+=("$cdir/$f.config"); done
+
+# Skip when neither the fragments, our Kconfig nor our patches changed.
+sum=$(cat "${files[@]}" "$top"/kernel/trace/Kconfig* "$top"/scripts/patches/* \
+	"$SRC/.kmark/source-version" 2>/dev/null | sha1sum)
+if [ -f "$out/.config" ] && [ -f "$out/.kmark-config-sum" ] &&
+   [ "$(cat "$out/.kmark-config-sum")" = "$sum" ]; then
+	exit 0
+fi
+
+info "$flavour: tinyconfig + ${frags[*]}"
+tmp=$out/.kmark-tmp
+rm -rf "$tmp"; mkdir -p "$tmp"
+make -s -C "$SRC" O="$tmp" ARCH="$arch" tinyconfig >/dev/null
+(cd "$tmp" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" \
+	-m -O "$tmp" .config "${files[@]}" >/dev/null)
+make -s -C "$SRC" O="$tmp" ARCH="$arch" olddefconfig >/dev/null
+
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF "$line" "$tmp/.config" || {
+			printf '  requested %-40s got: %s\n' "$line" \
+				"$(grep -E "^(# )?${line%%=*}[= ]" "$tmp/.config" || echo 'absent')" >&2
+			bad=1
+		} ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		grep -q "^$opt=" "$tmp/.config" && {
+			printf '  requested %s off, got: %s\n' "$opt" "$(grep "^$opt=" "$tmp/.config")" >&2
+			bad=1
+		} ;;
+	esac
+done < <(cat "${files[@]}")
+[ $bad = 0 ] || die "$flavour: options above were dropped by olddefconfig (missing dependency?)"
+
+if ! cmp -s "$tmp/.config" "$out/.config"; then
+	cp "$tmp/.config" "$out/.config"
+fi
+rm -rf "$tmp"
+echo "$sum" > "$out/.kmark-config-sum"

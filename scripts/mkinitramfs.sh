@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh FLAVOUR: build/FLAVOUR/initramfs.cpio with the kernel's own
+# usr/gen_init_cpio and a list file: static busybox, /init, the guest tests
+# from qemu-tests/ and the static kmark tool (when userspace/ has it).
+# What a run does (check, demo, run, script) comes in a second, small cpio
+# made by boot.sh; the kernel unpacks both.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+INFO_TAG=CPIO
+flavour=${1:?usage: mkinitramfs.sh FLAVOUR}
+arch=$(flavour_arch "$flavour")
+out=$BUILD/$flavour
+gen=$BUILD/gen_init_cpio
+
+if [ ! -x "$gen" ] || [ "$SRC/usr/gen_init_cpio.c" -nt "$gen" ]; then
+	cc -O2 -o "$gen" "$SRC/usr/gen_init_cpio.c"
+fi
+case "$arch" in
+x86_64) busybox=/bin/busybox ;;
+i386) busybox=$BUILD/busybox-i386/bin/busybox ;;
+esac
+[ -x "$busybox" ] || die "no busybox for $arch at $busybox: run 'make setup'"
+
+kmark_bin=
+if [ -f "$top/userspace/Makefile" ]; then
+	make -s -C "$top/userspace" static ARCH="$arch" >/dev/null ||
+		die "building the static kmark tool for $arch failed"
+	kmark_bin=$top/userspace/build/$arch/kmark
+	[ -x "$kmark_bin" ] || die "userspace build did not produce $kmark_bin"
+fi
+
+# The guest tests' helper program, static for the guest's arch.
+testprog=$out/kmark-testprog
+m32=; [ "$arch" = i386 ] && m32=-m32
+if [ ! -x "$testprog" ] || [ "$top/qemu-tests/kmark-testprog.c" -nt "$testprog" ]; then
+	cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$testprog" \
+		"$top/qemu-tests/kmark-testprog.c" || die "building kmark-testprog failed"
+fi
+
+list=$out/initramfs.list
+{
+	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root \
+		 /etc /tests /tests/test.d; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh /bin/busybox 0777 0 0"
+	echo "file /init $top/qemu-tests/init 0755 0 0"
+	for f in "$top"/qemu-tests/*.sh; do
+		echo "file /tests/$(basename "$f") $f 0755 0 0"
+	done
+	for f in "$top"/qemu-tests/test.d/*.sh; do
+		echo "file /tests/test.d/$(basename "$f") $f 0755 0 0"
+	done
+	echo "file /bin/kmark-testprog $testprog 0755 0 0"
+	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
+} > "$list.new"
+mv "$list.new" "$list"
+"$gen" "$list" > "$out/initramfs.cpio.new"
+mv "$out/initramfs.cpio.new" "$out/initramfs.cpio"

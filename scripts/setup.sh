@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what kmark needs on a Debian 12 machine, idempotently and quietly:
+# Debian packages (only the missing ones), and the i386 static busybox
+# unpacked into build/ (never installed system-wide).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
+      libelf-dev libssl-dev cpio xz-utils gcc-multilib make gcc python3
+      perl rsync)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+sudo_=""
+[ "$(id -u)" = 0 ] || sudo_=sudo
+if [ ${#missing[@]} -gt 0 ]; then
+	info "installing: ${missing[*]}"
+	$sudo_ apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# i386 busybox: extracted from the Debian package, not installed.
+bb32="$BUILD/busybox-i386/bin/busybox"
+if [ ! -x "$bb32" ]; then
+	info "fetching busybox-static:i386"
+	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+		$sudo_ dpkg --add-architecture i386
+		$sudo_ apt-get update -qq
+	fi
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -q busybox-static:i386 >/dev/null 2>&1) || {
+		$sudo_ apt-get update -qq
+		(cd "$tmp" && apt-get download -q busybox-static:i386 >/dev/null)
+	}
+	rm -rf "$BUILD/busybox-i386"
+	mkdir -p "$BUILD/busybox-i386"
+	dpkg -x "$tmp"/busybox-static_*_i386.deb "$BUILD/busybox-i386"
+	rm -rf "$tmp"
+	file_type=$(od -An -tx1 -j4 -N1 "$bb32" | tr -d ' ')
+	[ "$file_type" = 01 ] || die "$bb32 is not a 32-bit ELF"
+fi
+[ -f /usr/src/linux-source-6.12.tar.xz ] ||
+	die "/usr/src/linux-source-6.12.tar.xz missing after installing linux-source-6.12"
+exit 0

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: static markers, the core.
+ *
+ * At boot, kmark_init() walks the "__kmark_sites" section (one pointer per
+ * kmark() call site), sorts the sites by name and builds one struct
+ * kmark_marker per name, with the site's format parsed once into a layout.
+ * Sites of one name must share the format; a site that does not is left
+ * disabled and reported.
+ *
+ *   kmark(name, fmt, ...)                     probes (RCU-sched array)
+ *   +------------------------+               +------------------------+
+ *   | static key (NOP)  ---->|-- enabled --> | kmark_record_probe     |
+ *   | __kmark_hit(site, ...) |   va_list     | in-kernel users ...    |
+ *   +------------------------+               +------------------------+
+ *
+ * A site's static key is on exactly while its marker has at least one
+ * probe. Probes are added and removed under kmark_mutex by replacing the
+ * whole array (RCU); __kmark_hit() reads it with preemption disabled.
+ */
+#define pr_fmt(fmt) "kmark: " fmt
+
+#include <linux/ctype.h>
+#include <linux/glob.h>
+#include <linux/init.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/xarray.h>
+#include <asm/setup.h>
+
+#include "kmark_internal.h"
+
+extern struct kmark_site * const __start___kmark_sites[];
+extern struct kmark_site * const __stop___kmark_sites[];
+
+/*
+ * kmark_mutex protects kmark_markers (the list and each marker's fields),
+ * the probe arrays' updates, set_event state, kprobe events and the
+ * buffer settings. Never taken on the recording path.
+ */
+DEFINE_MUTEX(kmark_mutex);
+LIST_HEAD(kmark_markers);
+
+/* id -> marker, for rendering records; read under RCU, written under kmark_mutex. */
+static DEFINE_XARRAY_ALLOC1(kmark_ids);
+
+/* --- the format parser ------------------------------------------------ */
+
+static bool kmark_p_ext_ok(char c)
+{
+	return c == 'x' || c == 'S' || c == 's' || c == 'B';
+}
+
+/**
+ * kmark_parse_format - parse a marker format into a layout
+ * @fmt:	printf-style format
+ * @err:	on failure, a message for the user
+ * @err_pos:	on failure, the offset in @fmt the message is about
+ *
+ * Return: the layout (free with kmark_free_layout()), or an ERR_PTR.
+ */
+struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
+					unsigned int *err_pos)
+{
+	struct kmark_layout *l;
+	size_t flen = strlen(fmt);
+	char *lit;
+	unsigned int litlen = 0;
+	const char *p = fmt;
+	int ret = -EINVAL;
+
+	l = kzalloc(struct_size(l, fields, KMARK_MAX_FIELDS), GFP_KERNEL);
+	lit = kmalloc(flen + 1, GFP_KERNEL);
+	if (!l || !lit) {
+		ret = -ENOMEM;
+		*err = "Out of memory";
+		*err_pos = 0;
+		goto fail;
+	}
+
+	while (*p) {
+		struct kmark_field *f;
+		const char *start = p, *q;
+		bool lng = false, llng = false;
+
+		if (*p != '%') {
+			lit[litlen++] = *p++;
+			continue;
+		}
+		if (p[1] == '%') {
+			lit[litlen++] = '%';
+			p += 2;
+			continue;
+		}
+		if (l->nr_fields == KMARK_MAX_FIELDS) {
+			*err = "Too many fields (at most 16)";
+			goto fail_at;
+		}
+		f = &l->fields[l->nr_fields];
+		q = p + 1;
+		while (*q && strchr("-+ #0", *q))
+			q++;
+		while (isdigit(*q))
+			q++;
+		if (*q == '.') {
+			q++;
+			while (isdigit(*q))
+				q++;
+		}
+		if (*q == '*' || (*q == '.' && q[1] == '*')) {
+			*err = "'*' width or precision is not supported";
+			goto fail_at;
+		}
+		if (q[0] == 'h') {
+			q += q[1] == 'h' ? 2 : 1;
+		} else if (q[0] == 'l' && q[1] == 'l') {
+			llng = true;
+			q += 2;
+		} else if (*q == 'l' || *q == 'z' || *q == 't') {
+			lng = true;
+			q++;
+		}
+		switch (*q) {
+		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
+		case 'c':
+			f->type = llng ? KMARK_ARG_LLONG :
+				  lng ? KMARK_ARG_LONG : KMARK_ARG_INT;
+			q++;
+			break;
+		case 's':
+			if (lng || llng) {
+				*err = "Wide strings are not supported";
+				goto fail_at;
+			}
+			f->type = KMARK_ARG_STR;
+			q++;
+			break;
+		case 'p':
+			if (lng || llng) {
+				*err = "Bad length modifier for %p";
+				goto fail_at;
+			}
+			f->type = KMARK_ARG_LONG;
+			q++;
+			if (isalnum(*q)) {
+				if (!kmark_p_ext_ok(*q) || isalnum(q[1])) {
+					*err = "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)";
+					goto fail_at;
+				}
+				q++;
+			}
+			break;
+		case '\0':
+			*err = "Incomplete conversion at the end of the format";
+			goto fail_at;
+		default:
+			*err = "Unsupported conversion";
+			p = q;
+			goto fail_at;
+		}
+		if (q - start >= KMARK_CONV_MAX) {
+			*err = "Conversion too long";
+			goto fail_at;
+		}
+		memcpy(f->conv, start, q - start);
+		f->conv[q - start] = '\0';
+
+		/* The field name is the word before "=", if there is one. */
+		if (start > fmt && start[-1] == '=') {
+			const char *e = start - 1, *b = e;
+
+			while (b > fmt && (isalnum(b[-1]) || b[-1] == '_'))
+				b--;
+			if (b < e && e - b < KMARK_NAME_MAX)
+				memcpy(f->name, b, e - b);
+		}
+		if (!f->name[0])
+			snprintf(f->name, sizeof(f->name), "arg%u", l->nr_fields);
+
+		lit[litlen] = '\0';
+		f->prefix = kstrdup(lit, GFP_KERNEL);
+		if (!f->prefix) {
+			ret = -ENOMEM;
+			*err = "Out of memory";
+			goto fail_at;
+		}
+		litlen = 0;
+		if (f->type == KMARK_ARG_STR)
+			l->has_strings = true;
+		else if (f->type == KMARK_ARG_LLONG)
+			l->fixed_size += 8;
+		else if (f->type == KMARK_ARG_LONG)
+			l->fixed_size += sizeof(long);
+		else
+			l->fixed_size += sizeof(int);
+		l->nr_fields++;
+		p = q;
+	}
+	lit[litlen] = '\0';
+	l->suffix = kstrdup(lit, GFP_KERNEL);
+	if (!l->suffix) {
+		ret = -ENOMEM;
+		*err = "Out of memory";
+		*err_pos = 0;
+		goto fail;
+	}
+	kfree(lit);
+	return l;
+
+fail_at:
+	*err_pos = p - fmt;
+fail:
+	kfree(lit);
+	kmark_free_layout(l);
+	return ERR_PTR(ret);
+}
+
+void kmark_free_layout(struct kmark_layout *l)
+{
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(l))
+		return;
+	for (i = 0; i < KMARK_MAX_FIELDS; i++)
+		kfree(l->fields[i].prefix);
+	kfree(l->suffix);
+	kfree(l);
+}
+
+/* --- markers and probes ----------------------------------------------- */
+
+const char *kmark_marker_name(const struct kmark_marker *m)
+{
+	return m->name;
+}
+EXPORT_SYMBOL_GPL(kmark_marker_name);
+
+const char *kmark_marker_format(const struct kmark_marker *m)
+{
+	return m->format;
+}
+EXPORT_SYMBOL_GPL(kmark_marker_format);
+
+struct kmark_marker *kmark_find_marker(const char *name)
+{
+	struct kmark_marker *m;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(m, &kmark_markers, list)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/* Caller holds rcu_read_lock() (or preemption off) or kmark_mutex. */
+struct kmark_marker *kmark_marker_by_id(u16 id)
+{
+	return xa_load(&kmark_ids, id);
+}
+
+/**
+ * __kmark_hit - a marker site fired (called from kmark() only)
+ * @site:	the site
+ *
+ * Hands the arguments to every probe of the site's marker.
+ */
+void notrace __kmark_hit(struct kmark_site *site, ...)
+{
+	struct kmark_marker *m = site->marker;
+	struct kmark_probe_array *pa;
+	unsigned int i;
+	va_list args;
+
+	preempt_disable_notrace();
+	pa = rcu_dereference_sched(m->probes);
+	if (likely(pa)) {
+		for (i = 0; i < pa->nr; i++) {
+			va_start(args, site);
+			pa->probes[i].func(pa->probes[i].data, m, &args);
+			va_end(args);
+		}
+	}
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(__kmark_hit);
+
+static void kmark_set_keys(struct kmark_marker *m, bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_sites; i++) {
+		if (on)
+			static_branch_enable(&m->sites[i]->key);
+		else
+			static_branch_disable(&m->sites[i]->key);
+	}
+}
+
+int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
+			   void *data)
+{
+	struct kmark_probe_array *old, *new;
+	unsigned int i, n;
+
+	lockdep_assert_held(&kmark_mutex);
+	old = rcu_dereference_protected(m->probes,
+					lockdep_is_held(&kmark_mutex));
+	n = old ? old->nr : 0;
+	for (i = 0; i < n; i++)
+		if (old->probes[i].func == probe && old->probes[i].data == data)
+			return -EEXIST;
+	new = kmalloc(struct_size(new, probes, n + 1), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	if (n)
+		memcpy(new->probes, old->probes, n * sizeof(*new->probes));
+	new->probes[n].func = probe;
+	new->probes[n].data = data;
+	new->nr = n + 1;
+	rcu_assign_pointer(m->probes, new);
+	if (!old)
+		kmark_set_keys(m, true);
+	else
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
+			     void *data)
+{
+	struct kmark_probe_array *old, *new = NULL;
+	unsigned int i, j, n;
+
+	lockdep_assert_held(&kmark_mutex);
+	old = rcu_dereference_protected(m->probes,
+					lockdep_is_held(&kmark_mutex));
+	n = old ? old->nr : 0;
+	for (i = 0; i < n; i++)
+		if (old->probes[i].func == probe && old->probes[i].data == data)
+			break;
+	if (i == n)
+		return -ENOENT;
+	if (n > 1) {
+		new = kmalloc(struct_size(new, probes, n - 1), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		for (i = 0, j = 0; i < n; i++)
+			if (old->probes[i].func != probe ||
+			    old->probes[i].data != data)
+				new->probes[j++] = old->probes[i];
+		new->nr = n - 1;
+	} else {
+		kmark_set_keys(m, false);
+	}
+	rcu_assign_pointer(m->probes, new);
+	/* After this no CPU runs @probe for this marker any more. */
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+
+/**
+ * kmark_probe_register - attach a probe to a marker
+ * @name:	marker name
+ * @format:	the marker's format as the probe expects it, or NULL for any
+ * @probe:	called each time the marker fires
+ * @data:	passed to @probe
+ *
+ * The first probe of a marker turns its sites on.
+ *
+ * Return: 0; -ENOENT if there is no such marker; -EINVAL if @format is not
+ * the marker's; -EEXIST if @probe with @data is attached already; -ENOMEM.
+ */
+int kmark_probe_register(const char *name, const char *format,
+			 kmark_probe_fn probe, void *data)
+{
+	struct kmark_marker *m;
+	int ret;
+
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker(name);
+	if (!m) {
+		ret = -ENOENT;
+	} else if (format && strcmp(format, m->format)) {
+		pr_notice("format mismatch for probe on %s: \"%s\", marker has \"%s\"\n",
+			  name, format, m->format);
+		ret = -EINVAL;
+	} else {
+		ret = __kmark_probe_register(m, probe, data);
+	}
+	mutex_unlock(&kmark_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kmark_probe_register);
+
+/**
+ * kmark_probe_unregister - detach a probe from a marker
+ * @name:	marker name
+ * @probe:	the probe given to kmark_probe_register()
+ * @data:	the data given to kmark_probe_register()
+ *
+ * Waits until no CPU runs @probe any more; the last probe of a marker turns
+ * its sites off. May sleep.
+ *
+ * Return: 0, -ENOENT if the marker or the probe is not there, or -ENOMEM.
+ */
+int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
+{
+	struct kmark_marker *m;
+	int ret;
+
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker(name);
+	ret = m ? __kmark_probe_unregister(m, probe, data) : -ENOENT;
+	mutex_unlock(&kmark_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kmark_probe_unregister);
+
+/* Attach or detach kmark's own recorder (what set_event controls). */
+int kmark_set_recording(struct kmark_marker *m, bool on)
+{
+	int ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (m->recording == on)
+		return 0;
+	if (on) {
+		ret = kmark_buffer_ensure();
+		if (ret)
+			return ret;
+		ret = __kmark_probe_register(m, kmark_record_probe, NULL);
+	} else {
+		ret = __kmark_probe_unregister(m, kmark_record_probe, NULL);
+	}
+	if (!ret)
+		m->recording = on;
+	return ret;
+}
+
+/* --- set_event -------------------------------------------------------- */
+
+static bool kmark_glob_ok(const char *g)
+{
+	for (; *g; g++) {
+		if (*g == '[') {
+			const char *c = strchr(g + 1, ']');
+
+			if (!c || c == g + 1)
+				return false;
+			g = c;
+		} else if (*g == ']') {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool kmark_name_matches(const char *pat, const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	if (glob_match(pat, name))
+		return true;
+	/* "kprobes/foo" may be written "foo". */
+	return slash && !strchr(pat, '/') && glob_match(pat, slash + 1);
+}
+
+/**
+ * kmark_set_event_parse - apply a set_event command to an enable set
+ * @buf:	the command: names, globs and !names, separated by white space
+ *		or commas
+ * @names:	the events
+ * @nr:		number of @names
+ * @state:	in: which events are on; out: which are on after @buf
+ * @err:	on failure, the message
+ * @err_pos:	on failure, the offset in @buf of the token it is about
+ *
+ * Nothing is applied here: the caller applies @state only when the whole
+ * command parsed, so a bad command never half-applies.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int kmark_set_event_parse(const char *buf, const char * const *names,
+			  unsigned int nr, bool *state, const char **err,
+			  unsigned int *err_pos)
+{
+	const char *p = buf;
+	char tok[KMARK_NAME_MAX + 2];
+
+	while (*p) {
+		const char *start;
+		bool neg = false, glob, any = false;
+		size_t len;
+		unsigned int i;
+
+		while (*p && (isspace(*p) || *p == ','))
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		while (*p && !isspace(*p) && *p != ',')
+			p++;
+		len = p - start;
+		*err_pos = start - buf;
+		if (*start == '!') {
+			neg = true;
+			start++;
+			len--;
+			if (!len) {
+				*err = "'!' must be followed by a marker name";
+				return -EINVAL;
+			}
+		}
+		if (len >= sizeof(tok) - 1) {
+			*err = "Name too long";
+			return -EINVAL;
+		}
+		memcpy(tok, start, len);
+		tok[len] = '\0';
+		glob = strpbrk(tok, "*?[") != NULL;
+		if (glob && !kmark_glob_ok(tok)) {
+			*err = "Bad glob: unmatched '[' or ']'";
+			return -EINVAL;
+		}
+		for (i = 0; i < nr; i++) {
+			if (glob ? kmark_name_matches(tok, names[i]) :
+				   (!strcmp(tok, names[i]) ||
+				    kmark_name_matches(tok, names[i]))) {
+				state[i] = !neg;
+				any = true;
+			}
+		}
+		if (!any) {
+			*err = glob ? "No marker or event matches the glob" :
+				      "Unknown marker or event";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * kmark_set_event_apply - run a set_event command
+ * @buf:	the command (see kmark_set_event_parse())
+ * @truncate:	start from "nothing enabled" (open with O_TRUNC)
+ * @err:	on -EINVAL, the message
+ * @err_pos:	on -EINVAL, the offset in @buf
+ *
+ * Return: 0, -EINVAL for a bad command (nothing changed), or the error of
+ * enabling (what was changed is rolled back).
+ */
+int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
+			  unsigned int *err_pos)
+{
+	struct kmark_marker *m, **ms;
+	const char **names;
+	bool *state;
+	unsigned int nr = 0, i;
+	int ret;
+
+	mutex_lock(&kmark_mutex);
+	list_for_each_entry(m, &kmark_markers, list)
+		nr++;
+	ms = kcalloc(nr, sizeof(*ms), GFP_KERNEL);
+	names = kcalloc(nr, sizeof(*names), GFP_KERNEL);
+	state = kcalloc(nr, sizeof(*state), GFP_KERNEL);
+	ret = -ENOMEM;
+	*err = "Out of memory";
+	*err_pos = 0;
+	if (nr && (!ms || !names || !state))
+		goto out;
+	i = 0;
+	list_for_each_entry(m, &kmark_markers, list) {
+		ms[i] = m;
+		names[i] = m->name;
+		state[i] = truncate ? false : m->recording;
+		i++;
+	}
+	ret = kmark_set_event_parse(buf, names, nr, state, err, err_pos);
+	if (ret)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		ret = kmark_set_recording(ms[i], state[i]);
+		if (ret) {
+			*err = "Could not enable (out of memory?)";
+			while (i--)
+				kmark_set_recording(ms[i], !state[i]);
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&kmark_mutex);
+	kfree(ms);
+	kfree(names);
+	kfree(state);
+	return ret;
+}
+
+/* --- boot ------------------------------------------------------------- */
+
+static char kmark_boot_events[COMMAND_LINE_SIZE] __initdata;
+
+static int __init kmark_event_setup(char *str)
+{
+	strscpy(kmark_boot_events, str, sizeof(kmark_boot_events));
+	return 1;
+}
+__setup("kmark_event=", kmark_event_setup);
+
+static int kmark_site_cmp(const void *a, const void *b)
+{
+	const struct kmark_site *sa = *(const struct kmark_site **)a;
+	const struct kmark_site *sb = *(const struct kmark_site **)b;
+
+	return strcmp(sa->name, sb->name);
+}
+
+static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)
+{
+	struct kmark_marker *m;
+	const char *err = NULL;
+	unsigned int err_pos = 0, i, kept = 0;
+	u32 id;
+	int ret;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->name = sites[0]->name;
+	m->format = sites[0]->format;
+	m->layout = kmark_parse_format(m->format, &err, &err_pos);
+	if (IS_ERR(m->layout)) {
+		pr_err("marker %s: bad format \"%s\" at %u: %s; marker left out\n",
+		       m->name, m->format, err_pos, err);
+		kfree(m);
+		return 0;
+	}
+	m->sites = kcalloc(n, sizeof(*m->sites), GFP_KERNEL);
+	if (!m->sites)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		if (strcmp(sites[i]->format, m->format)) {
+			pr_err("marker %s: a site has format \"%s\" where the first has \"%s\"; that site stays off\n",
+			       m->name, sites[i]->format, m->format);
+			continue;
+		}
+		sites[i]->marker = m;
+		m->sites[kept++] = sites[i];
+	}
+	m->nr_sites = kept;
+	ret = xa_alloc(&kmark_ids, &id, m, XA_LIMIT(1, U16_MAX), GFP_KERNEL);
+	if (ret)
+		goto nomem;
+	m->id = id;
+	list_add_tail(&m->list, &kmark_markers);
+	return 0;
+nomem:
+	kfree(m->sites);
+	kmark_free_layout(m->layout);
+	kfree(m);
+	return -ENOMEM;
+}
+
+static int __init kmark_init(void)
+{
+	size_t n = __stop___kmark_sites - __start___kmark_sites;
+	struct kmark_site **sites;
+	unsigned int i, j;
+	int ret = 0;
+
+	sites = kmemdup(__start___kmark_sites, n * sizeof(*sites), GFP_KERNEL);
+	if (!sites && n)
+		return -ENOMEM;
+	sort(sites, n, sizeof(*sites), kmark_site_cmp, NULL);
+
+	mutex_lock(&kmark_mutex);
+	for (i = 0; i < n && !ret; i = j) {
+		for (j = i + 1; j < n; j++)
+			if (strcmp(sites[i]->name, sites[j]->name))
+				break;
+		ret = kmark_add_marker(sites + i, j - i);
+	}
+	mutex_unlock(&kmark_mutex);
+	kfree(sites);
+	if (ret)
+		return ret;
+	pr_info("%zu marker sites\n", n);
+
+	if (kmark_boot_events[0]) {
+		const char *err;
+		unsigned int pos;
+
+		ret = kmark_set_event_apply(kmark_boot_events, false, &err, &pos);
+		if (ret) {
+			pr_err("kmark_event=%s: %s (at offset %u)\n",
+			       kmark_boot_events, err, pos);
+			kmark_log_err(kmark_boot_events, pos, err);
+		} else {
+			pr_info("enabled at boot: %s\n", kmark_boot_events);
+		}
+	}
+	return 0;
+}
+early_initcall(kmark_init);

@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: the control files in /sys/kernel/debug/kmark/.
+ *
+ *   tracing_on         1/0: record or not (markers stay armed)
+ *   available_markers  "name format", one per line
+ *   set_event          names, globs, !name; ">" replaces, ">>" adds
+ *   trace_pipe         consuming, blocking read of the events
+ *   trace              non-consuming read with ftrace's header; "> trace"
+ *                      clears the buffer
+ *   buffer_size_kb     per-CPU buffer size, resizable while tracing
+ *   per_cpu/cpuN/stats entries, overrun, bytes, dropped, read, written
+ *   error_log          the last errors, ftrace's format; "> error_log" clears
+ *   README             short help
+ *
+ * Writes follow ftrace's semantics, with one difference: a command that
+ * fails changes nothing. Opening set_event with O_TRUNC does not clear at
+ * open (as ftrace does) but at the first successful write, or at close
+ * when nothing was written.
+ */
+#define pr_fmt(fmt) "kmark: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/poll.h>
+#include <linux/sched/clock.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kmark_internal.h"
+
+/* --- error_log ---------------------------------------------------------- */
+
+#define KMARK_ERR_LOG_MAX	8
+#define KMARK_CMD_PREFIX	"  Command: "
+
+struct kmark_err {
+	struct list_head list;
+	u64 ts;
+	unsigned int pos;
+	const char *msg;	/* static string */
+	char *cmd;
+};
+
+/* kmark_err_mutex protects kmark_errs and kmark_nr_errs. */
+static DEFINE_MUTEX(kmark_err_mutex);
+static LIST_HEAD(kmark_errs);
+static unsigned int kmark_nr_errs;
+
+/**
+ * kmark_log_err - add an entry to error_log
+ * @cmd:	the command that failed (a trailing newline is dropped)
+ * @pos:	offset in @cmd of the caret
+ * @msg:	what is wrong, a static string
+ *
+ * Keeps the last KMARK_ERR_LOG_MAX entries, as ftrace does.
+ */
+void kmark_log_err(const char *cmd, unsigned int pos, const char *msg)
+{
+	struct kmark_err *e;
+	size_t len = strlen(cmd);
+
+	while (len && cmd[len - 1] == '\n')
+		len--;
+	mutex_lock(&kmark_err_mutex);
+	if (kmark_nr_errs < KMARK_ERR_LOG_MAX) {
+		e = kzalloc(sizeof(*e), GFP_KERNEL);
+		if (!e)
+			goto out;
+		kmark_nr_errs++;
+	} else {
+		e = list_first_entry(&kmark_errs, struct kmark_err, list);
+		list_del(&e->list);
+		kfree(e->cmd);
+	}
+	e->cmd = kstrndup(cmd, len, GFP_KERNEL);
+	if (!e->cmd) {
+		kfree(e);
+		kmark_nr_errs--;
+		goto out;
+	}
+	e->ts = local_clock();
+	e->pos = min_t(unsigned int, pos, len);
+	e->msg = msg;
+	list_add_tail(&e->list, &kmark_errs);
+out:
+	mutex_unlock(&kmark_err_mutex);
+}
+
+static void kmark_err_log_clear(void)
+{
+	struct kmark_err *e, *n;
+
+	mutex_lock(&kmark_err_mutex);
+	list_for_each_entry_safe(e, n, &kmark_errs, list) {
+		list_del(&e->list);
+		kfree(e->cmd);
+		kfree(e);
+	}
+	kmark_nr_errs = 0;
+	mutex_unlock(&kmark_err_mutex);
+}
+
+static void *kmark_err_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&kmark_err_mutex);
+	return seq_list_start(&kmark_errs, *pos);
+}
+
+static void *kmark_err_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &kmark_errs, pos);
+}
+
+static void kmark_err_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&kmark_err_mutex);
+}
+
+static int kmark_err_show(struct seq_file *m, void *v)
+{
+	struct kmark_err *e = list_entry(v, struct kmark_err, list);
+	u64 sec = e->ts;
+	u32 nsec = do_div(sec, NSEC_PER_SEC);
+
+	seq_printf(m, "[%5llu.%06u] kmark: error: %s\n", sec, nsec / 1000,
+		   e->msg);
+	seq_printf(m, KMARK_CMD_PREFIX "%s\n", e->cmd);
+	seq_printf(m, "%*s^\n", (int)(sizeof(KMARK_CMD_PREFIX) - 1 + e->pos), "");
+	return 0;
+}
+
+static const struct seq_operations kmark_err_seq_ops = {
+	.start = kmark_err_start,
+	.next = kmark_err_next,
+	.stop = kmark_err_stop,
+	.show = kmark_err_show,
+};
+
+/* --- helpers ------------------------------------------------------------ */
+
+static int kmark_open_check(void)
+{
+	return security_locked_down(LOCKDOWN_TRACEFS);
+}
+
+/* A user's text command: at most a page, NUL-terminated. */
+static char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
+{
+	if (cnt >= PAGE_SIZE)
+		return ERR_PTR(-E2BIG);
+	return memdup_user_nul(ubuf, cnt);
+}
+
+static int kmark_err_log_open(struct inode *inode, struct file *file)
+{
+	int ret = kmark_open_check();
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		kmark_err_log_clear();
+	if (file->f_mode & FMODE_READ)
+		return seq_open(file, &kmark_err_seq_ops);
+	return 0;
+}
+
+static ssize_t kmark_discard_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	return cnt;
+}
+
+static int kmark_seq_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_release(inode, file);
+	return 0;
+}
+
+static const struct file_operations kmark_err_log_fops = {
+	.open = kmark_err_log_open,
+	.read = seq_read,
+	.write = kmark_discard_write,
+	.llseek = seq_lseek,
+	.release = kmark_seq_release,
+};
+
+/* --- tracing_on, buffer_size_kb ------------------------------------------ */
+
+static int kmark_simple_open(struct inode *inode, struct file *file)
+{
+	return kmark_open_check();
+}
+
+static ssize_t kmark_read_ulong(char __user *ubuf, size_t cnt, loff_t *ppos,
+				unsigned long val)
+{
+	char buf[24];
+	int len = snprintf(buf, sizeof(buf), "%lu\n", val);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+/* Parse a number written to @what; on failure log it and return -EINVAL. */
+static int kmark_write_ulong(const char __user *ubuf, size_t cnt,
+			     unsigned long *val, const char *what)
+{
+	char *cmd = kmark_get_cmd(ubuf, cnt);
+	int ret;
+
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	ret = kstrtoul(strim(cmd), 10, val);
+	if (ret) {
+		kmark_log_err(cmd, 0, what);
+		ret = -EINVAL;
+	}
+	kfree(cmd);
+	return ret;
+}
+
+static ssize_t kmark_tracing_on_read(struct file *file, char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
+{
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(kmark_tracing_on));
+}
+
+static ssize_t kmark_tracing_on_write(struct file *file,
+				      const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kmark_write_ulong(ubuf, cnt, &val,
+				"tracing_on takes a number: 1 (on) or 0 (off)");
+	if (ret)
+		return ret;
+	WRITE_ONCE(kmark_tracing_on, !!val);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_tracing_on_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_tracing_on_read,
+	.write = kmark_tracing_on_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t kmark_buffer_kb_read(struct file *file, char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	/* The size asked for, as ftrace shows it (pages round it up). */
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(kmark_buffer_kb));
+}
+
+#define KMARK_BUFFER_KB_MAX	(1UL << 20)	/* 1 GiB per CPU */
+
+static ssize_t kmark_buffer_kb_write(struct file *file,
+				     const char __user *ubuf, size_t cnt,
+				     loff_t *ppos)
+{
+	unsigned long kb;
+	int ret;
+
+	ret = kmark_write_ulong(ubuf, cnt, &kb,
+				"buffer_size_kb takes a size in KiB per CPU");
+	if (ret)
+		return ret;
+	if (!kb || kb > KMARK_BUFFER_KB_MAX) {
+		kmark_log_err("buffer_size_kb", 0,
+			      "Size out of range (1 to 1048576 KiB per CPU)");
+		return -EINVAL;
+	}
+	mutex_lock(&kmark_mutex);
+	ret = kmark_buffer_resize(kb);
+	mutex_unlock(&kmark_mutex);
+	if (ret) {
+		kmark_log_err("buffer_size_kb", 0,
+			      "Could not resize the buffer (out of memory?)");
+		return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_buffer_kb_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_buffer_kb_read,
+	.write = kmark_buffer_kb_write,
+	.llseek = default_llseek,
+};
+
+/* --- available_markers, set_event ---------------------------------------- */
+
+static void *kmark_markers_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&kmark_mutex);
+	return seq_list_start(&kmark_markers, *pos);
+}
+
+static void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &kmark_markers, pos);
+}
+
+static void kmark_markers_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&kmark_mutex);
+}
+
+static int kmark_available_show(struct seq_file *m, void *v)
+{
+	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+
+	seq_printf(m, "%s %s\n", mk->name, mk->format);
+	return 0;
+}
+
+static const struct seq_operations kmark_available_seq_ops = {
+	.start = kmark_markers_start,
+	.next = kmark_markers_next,
+	.stop = kmark_markers_stop,
+	.show = kmark_available_show,
+};
+
+static int kmark_available_open(struct inode *inode, struct file *file)
+{
+	int ret = kmark_open_check();
+
+	return ret ? ret : seq_open(file, &kmark_available_seq_ops);
+}
+
+static const struct file_operations kmark_available_fops = {
+	.open = kmark_available_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+static int kmark_set_event_show(struct seq_file *m, void *v)
+{
+	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+
+	if (mk->recording)
+		seq_printf(m, "%s\n", mk->name);
+	return 0;
+}
+
+static const struct seq_operations kmark_set_event_seq_ops = {
+	.start = kmark_markers_start,
+	.next = kmark_markers_next,
+	.stop = kmark_markers_stop,
+	.show = kmark_set_event_show,
+};
+
+/* One open of set_event; see the comment at the top about O_TRUNC. */
+struct kmark_set_event_file {
+	bool truncate_pending;
+	bool failed;
+};
+
+static struct kmark_set_event_file *kmark_sef(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static int kmark_set_event_open(struct inode *inode, struct file *file)
+{
+	struct kmark_set_event_file *sef;
+	int ret = kmark_open_check();
+
+	if (ret)
+		return ret;
+	sef = kzalloc(sizeof(*sef), GFP_KERNEL);
+	if (!sef)
+		return -ENOMEM;
+	sef->truncate_pending = (file->f_mode & FMODE_WRITE) &&
+				(file->f_flags & O_TRUNC);
+	if (file->f_mode & FMODE_READ) {
+		ret = seq_open(file, &kmark_set_event_seq_ops);
+		if (ret) {
+			kfree(sef);
+			return ret;
+		}
+		((struct seq_file *)file->private_data)->private = sef;
+	} else {
+		file->private_data = sef;
+	}
+	return 0;
+}
+
+static ssize_t kmark_set_event_write(struct file *file,
+				     const char __user *ubuf, size_t cnt,
+				     loff_t *ppos)
+{
+	struct kmark_set_event_file *sef = kmark_sef(file);
+	unsigned int pos = 0;
+	const char *err = NULL;
+	char *cmd;
+	int ret;
+
+	cmd = kmark_get_cmd(ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	ret = kmark_set_event_apply(cmd, sef->truncate_pending, &err, &pos);
+	if (ret) {
+		sef->failed = true;
+		kmark_log_err(cmd, pos, err ?: "Failed");
+	} else {
+		sef->truncate_pending = false;
+		*ppos += cnt;
+		ret = cnt;
+	}
+	kfree(cmd);
+	return ret;
+}
+
+static int kmark_set_event_release(struct inode *inode, struct file *file)
+{
+	struct kmark_set_event_file *sef = kmark_sef(file);
+	const char *err;
+	unsigned int pos;
+
+	/* "> set_event" with nothing written: disable everything. */
+	if (sef->truncate_pending && !sef->failed)
+		kmark_set_event_apply("", true, &err, &pos);
+	kfree(sef);
+	return kmark_seq_release(inode, file);
+}
+
+static const struct file_operations kmark_set_event_fops = {
+	.open = kmark_set_event_open,
+	.read = seq_read,
+	.write = kmark_set_event_write,
+	.llseek = seq_lseek,
+	.release = kmark_set_event_release,
+};
+
+/* --- reading the buffer -------------------------------------------------- */
+
+/*
+ * kmark_read_mutex serialises consumers of the buffer (trace_pipe readers)
+ * and kmark_dropped_seen, so that peek-then-consume sees one event.
+ */
+static DEFINE_MUTEX(kmark_read_mutex);
+static unsigned long *kmark_dropped_seen;	/* [nr_cpu_ids] */
+
+struct kmark_pipe {
+	struct mutex lock;	/* one reader of this open file at a time */
+	char *buf;		/* rendered text not yet read */
+	size_t len, off;
+};
+
+static void kmark_report_drops(struct seq_buf *s, int cpu)
+{
+	unsigned long d = kmark_dropped(cpu);
+
+	if (d != kmark_dropped_seen[cpu]) {
+		seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu,
+			       d - kmark_dropped_seen[cpu]);
+		kmark_dropped_seen[cpu] = d;
+	}
+}
+
+/*
+ * Render and consume events, oldest first across CPUs, until @s is full
+ * or the buffer is empty. Return: bytes rendered.
+ */
+static size_t kmark_pipe_fill(struct seq_buf *s)
+{
+	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
+	struct ring_buffer_event *ev;
+	unsigned long lost, seen;
+	int cpu, best;
+	u64 ts, best_ts;
+
+	mutex_lock(&kmark_read_mutex);
+	for (;;) {
+		size_t before = seq_buf_used(s);
+
+		best = -1;
+		best_ts = U64_MAX;
+		for_each_possible_cpu(cpu) {
+			if (!ring_buffer_peek(buf, cpu, &ts, NULL))
+				continue;
+			if (ts < best_ts) {
+				best_ts = ts;
+				best = cpu;
+			}
+		}
+		if (best < 0) {
+			for_each_possible_cpu(cpu)
+				kmark_report_drops(s, cpu);
+			break;
+		}
+		ev = ring_buffer_peek(buf, best, &ts, &lost);
+		if (!ev)
+			continue;
+		seen = kmark_dropped_seen[best];
+		if (lost)
+			seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", best,
+				       lost);
+		kmark_report_drops(s, best);
+		kmark_print_event(s, best, ts, ring_buffer_event_data(ev),
+				  ring_buffer_event_length(ev));
+		if (seq_buf_has_overflowed(s)) {
+			/* Keep it for the next read, unless it never fits. */
+			if (before) {
+				s->len = before;
+				kmark_dropped_seen[best] = seen;
+				break;
+			}
+			seq_buf_clear(s);
+			seq_buf_printf(s, "CPU:%d [EVENT TOO LONG TO PRINT]\n",
+				       best);
+		}
+		ring_buffer_consume(buf, best, NULL, NULL);
+		if (seq_buf_used(s) > PAGE_SIZE / 2)
+			break;
+	}
+	mutex_unlock(&kmark_read_mutex);
+	return seq_buf_used(s);
+}
+
+static int kmark_pipe_open(struct inode *inode, struct file *file)
+{
+	struct kmark_pipe *p;
+	int ret = kmark_open_check();
+
+	if (ret)
+		return ret;
+	mutex_lock(&kmark_mutex);
+	ret = kmark_buffer_ensure();
+	mutex_unlock(&kmark_mutex);
+	if (ret)
+		return ret;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!p->buf) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	mutex_init(&p->lock);
+	file->private_data = p;
+	return nonseekable_open(inode, file);
+}
+
+static int kmark_pipe_release(struct inode *inode, struct file *file)
+{
+	struct kmark_pipe *p = file->private_data;
+
+	mutex_destroy(&p->lock);
+	kfree(p->buf);
+	kfree(p);
+	return 0;
+}
+
+static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct kmark_pipe *p = file->private_data;
+	struct seq_buf s;
+	ssize_t ret;
+
+	if (!cnt)
+		return 0;
+	if (mutex_lock_interruptible(&p->lock))
+		return -ERESTARTSYS;
+	while (p->off == p->len) {
+		seq_buf_init(&s, p->buf, PAGE_SIZE);
+		p->len = kmark_pipe_fill(&s);
+		p->off = 0;
+		if (p->len)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		mutex_unlock(&p->lock);
+		ret = ring_buffer_wait(kmark_buffer, RING_BUFFER_ALL_CPUS, 0,
+				       NULL, NULL);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&p->lock))
+			return -ERESTARTSYS;
+	}
+	ret = min(cnt, p->len - p->off);
+	if (copy_to_user(ubuf, p->buf + p->off, ret)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	p->off += ret;
+out:
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+static __poll_t kmark_pipe_poll(struct file *file, poll_table *pt)
+{
+	struct kmark_pipe *p = file->private_data;
+
+	if (READ_ONCE(p->off) != READ_ONCE(p->len))
+		return EPOLLIN | EPOLLRDNORM;
+	return ring_buffer_poll_wait(kmark_buffer, RING_BUFFER_ALL_CPUS, file,
+				     pt, 0);
+}
+
+static const struct file_operations kmark_pipe_fops = {
+	.open = kmark_pipe_open,
+	.read = kmark_pipe_read,
+	.poll = kmark_pipe_poll,
+	.release = kmark_pipe_release,
+};
+
+/* trace: a non-consuming walk over per-CPU iterators, oldest first. */
+struct kmark_trace_iter {
+	struct ring_buffer_iter **iters;	/* [nr_cpu_ids] */
+	loff_t idx;		/* index of the event the walk is at */
+	int cpu;		/* CPU of that event, -1 at the end */
+	char *line;
+};
+
+static int kmark_iter_pick(struct kmark_trace_iter *it)
+{
+	u64 ts, best_ts = U64_MAX;
+	int cpu;
+
+	it->cpu = -1;
+	for_each_possible_cpu(cpu) {
+		if (!it->iters[cpu] || !ring_buffer_iter_peek(it->iters[cpu], &ts))
+			continue;
+		if (ts < best_ts) {
+			best_ts = ts;
+			it->cpu = cpu;
+		}
+	}
+	return it->cpu;
+}
+
+static void *kmark_trace_start(struct seq_file *m, loff_t *pos)
+{
+	struct kmark_trace_iter *it = m->private;
+	int cpu;
+
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	if (*pos != it->idx) {
+		/* Restart the walk and skip to *pos (seq_file re-reads). */
+		for_each_possible_cpu(cpu)
+			if (it->iters[cpu])
+				ring_buffer_iter_reset(it->iters[cpu]);
+		for (it->idx = 1; it->idx < *pos; it->idx++) {
+			if (kmark_iter_pick(it) < 0)
+				return NULL;
+			ring_buffer_iter_advance(it->iters[it->cpu]);
+		}
+	}
+	return kmark_iter_pick(it) < 0 ? NULL : it;
+}
+
+static void *kmark_trace_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct kmark_trace_iter *it = m->private;
+
+	if (v != SEQ_START_TOKEN && it->cpu >= 0)
+		ring_buffer_iter_advance(it->iters[it->cpu]);
+	++*pos;
+	it->idx = *pos;
+	return kmark_iter_pick(it) < 0 ? NULL : it;
+}
+
+static void kmark_trace_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kmark_trace_show(struct seq_file *m, void *v)
+{
+	struct kmark_trace_iter *it = m->private;
+	struct ring_buffer_event *ev;
+	struct seq_buf s;
+	u64 ts;
+
+	seq_buf_init(&s, it->line, PAGE_SIZE);
+	if (v == SEQ_START_TOKEN) {
+		unsigned long entries = 0, written = 0;
+		int cpu;
+
+		for_each_possible_cpu(cpu) {
+			entries += ring_buffer_entries_cpu(kmark_buffer, cpu);
+			written += ring_buffer_entries_cpu(kmark_buffer, cpu) +
+				   ring_buffer_overrun_cpu(kmark_buffer, cpu);
+		}
+		kmark_print_header(&s, entries, written);
+	} else {
+		if (ring_buffer_iter_dropped(it->iters[it->cpu]))
+			seq_buf_printf(&s, "CPU:%d [LOST EVENTS]\n", it->cpu);
+		ev = ring_buffer_iter_peek(it->iters[it->cpu], &ts);
+		if (!ev)
+			return 0;
+		kmark_print_event(&s, it->cpu, ts, ring_buffer_event_data(ev),
+				  ring_buffer_event_length(ev));
+	}
+	seq_write(m, it->line, seq_buf_used(&s));
+	return 0;
+}
+
+static const struct seq_operations kmark_trace_seq_ops = {
+	.start = kmark_trace_start,
+	.next = kmark_trace_next,
+	.stop = kmark_trace_stop,
+	.show = kmark_trace_show,
+};
+
+static int kmark_trace_release(struct inode *inode, struct file *file)
+{
+	struct kmark_trace_iter *it;
+	int cpu;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	it = ((struct seq_file *)file->private_data)->private;
+	for_each_possible_cpu(cpu)
+		if (it->iters[cpu])
+			ring_buffer_read_finish(it->iters[cpu]);
+	kfree(it->iters);
+	kfree(it->line);
+	return seq_release_private(inode, file);
+}
+
+static int kmark_trace_open(struct inode *inode, struct file *file)
+{
+	struct kmark_trace_iter *it;
+	int ret = kmark_open_check();
+	int cpu;
+
+	if (ret)
+		return ret;
+	mutex_lock(&kmark_mutex);
+	ret = kmark_buffer_ensure();
+	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&kmark_read_mutex);
+		kmark_buffer_clear();
+		memset(kmark_dropped_seen, 0,
+		       nr_cpu_ids * sizeof(*kmark_dropped_seen));
+		mutex_unlock(&kmark_read_mutex);
+	}
+	mutex_unlock(&kmark_mutex);
+	if (ret || !(file->f_mode & FMODE_READ))
+		return ret;
+
+	it = __seq_open_private(file, &kmark_trace_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
+	it->line = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!it->iters || !it->line)
+		goto nomem;
+	/* NULL for CPUs the buffer does not cover (never online). */
+	for_each_possible_cpu(cpu)
+		it->iters[cpu] = ring_buffer_read_start(kmark_buffer, cpu,
+							GFP_KERNEL);
+	return 0;
+nomem:
+	kmark_trace_release(inode, file);
+	return -ENOMEM;
+}
+
+static const struct file_operations kmark_trace_fops = {
+	.open = kmark_trace_open,
+	.read = seq_read,
+	.write = kmark_discard_write,
+	.llseek = seq_lseek,
+	.release = kmark_trace_release,
+};
+
+/* --- per_cpu/cpuN/stats --------------------------------------------------- */
+
+static void kmark_print_ts_line(struct seq_file *m, const char *what, u64 ts)
+{
+	u64 usecs = div_u64(ts, NSEC_PER_USEC);
+	u32 rem;
+	u64 secs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
+
+	seq_printf(m, "%s: %5llu.%06u\n", what, secs, rem);
+}
+
+static int kmark_stats_show(struct seq_file *m, void *v)
+{
+	int cpu = (long)m->private;
+	struct trace_buffer *b;
+
+	mutex_lock(&kmark_mutex);
+	b = kmark_buffer;
+	if (b) {
+		seq_printf(m, "entries: %lu\n", ring_buffer_entries_cpu(b, cpu));
+		seq_printf(m, "overrun: %lu\n", ring_buffer_overrun_cpu(b, cpu));
+		seq_printf(m, "commit overrun: %lu\n",
+			   ring_buffer_commit_overrun_cpu(b, cpu));
+		seq_printf(m, "bytes: %lu\n", ring_buffer_bytes_cpu(b, cpu));
+		kmark_print_ts_line(m, "oldest event ts",
+				    ring_buffer_oldest_event_ts(b, cpu));
+		kmark_print_ts_line(m, "now ts", ring_buffer_time_stamp(b));
+		seq_printf(m, "dropped events: %lu\n",
+			   kmark_dropped(cpu) +
+			   ring_buffer_dropped_events_cpu(b, cpu));
+		seq_printf(m, "read events: %lu\n",
+			   ring_buffer_read_events_cpu(b, cpu));
+	} else {
+		seq_puts(m, "entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
+			 "oldest event ts:     0.000000\nnow ts:     0.000000\n"
+			 "dropped events: 0\nread events: 0\n");
+	}
+	seq_printf(m, "written: %lu\n", kmark_written(cpu));
+	mutex_unlock(&kmark_mutex);
+	return 0;
+}
+
+static int kmark_stats_open(struct inode *inode, struct file *file)
+{
+	int ret = kmark_open_check();
+
+	return ret ? ret : single_open(file, kmark_stats_show, inode->i_private);
+}
+
+static const struct file_operations kmark_stats_fops = {
+	.open = kmark_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- README ---------------------------------------------------------------- */
+
+static const char kmark_readme[] =
+	"kmark: static markers, ftrace style. Files in this directory:\n\n"
+	"  tracing_on\t\t- 1 records events, 0 stops recording at once\n"
+	"  available_markers\t- every marker: 'name format'\n"
+	"  set_event\t\t- enabled markers; write names or globs to enable:\n"
+	"\t\t\t  echo sched_switch > set_event    enable only it\n"
+	"\t\t\t  echo 'sched_*' >> set_event      add all matching\n"
+	"\t\t\t  echo '!sched_wakeup' >> set_event disable one\n"
+	"\t\t\t  echo > set_event                  disable all\n"
+	"\t\t\t  A bad name or glob fails with EINVAL, changes nothing\n"
+	"\t\t\t  and explains itself in error_log.\n"
+	"  trace_pipe\t\t- read and consume events; blocks until there are some\n"
+	"  trace\t\t\t- read events without consuming; 'echo > trace' clears\n"
+	"  buffer_size_kb\t- ring buffer size per CPU, in KiB\n"
+	"  per_cpu/cpuN/stats\t- entries, overrun, dropped, read, written\n"
+	"  error_log\t\t- last errors with the command and a caret;\n"
+	"\t\t\t  'echo > error_log' clears it\n\n"
+	"  Lost events show in trace_pipe as 'CPU:N [LOST M EVENTS]'.\n"
+	"  Boot parameter: kmark_event=sched_switch,sched_wakeup\n";
+
+static ssize_t kmark_readme_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos, kmark_readme,
+				       sizeof(kmark_readme) - 1);
+}
+
+static const struct file_operations kmark_readme_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_readme_read,
+	.llseek = default_llseek,
+};
+
+/* --- the directory ----------------------------------------------------------- */
+
+static int __init kmark_fs_init(void)
+{
+	struct dentry *dir, *pcpu;
+	char name[16];
+	long cpu;
+
+	kmark_dropped_seen = kcalloc(nr_cpu_ids, sizeof(*kmark_dropped_seen),
+				     GFP_KERNEL);
+	if (!kmark_dropped_seen)
+		return -ENOMEM;
+	dir = debugfs_create_dir("kmark", NULL);
+	debugfs_create_file("tracing_on", 0600, dir, NULL, &kmark_tracing_on_fops);
+	debugfs_create_file("available_markers", 0400, dir, NULL,
+			    &kmark_available_fops);
+	debugfs_create_file("set_event", 0600, dir, NULL, &kmark_set_event_fops);
+	debugfs_create_file("trace_pipe", 0400, dir, NULL, &kmark_pipe_fops);
+	debugfs_create_file("trace", 0600, dir, NULL, &kmark_trace_fops);
+	debugfs_create_file("buffer_size_kb", 0600, dir, NULL,
+			    &kmark_buffer_kb_fops);
+	debugfs_create_file("error_log", 0600, dir, NULL, &kmark_err_log_fops);
+	debugfs_create_file("README", 0400, dir, NULL, &kmark_readme_fops);
+	pcpu = debugfs_create_dir("per_cpu", dir);
+	for_each_possible_cpu(cpu) {
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%ld", cpu);
+		d = debugfs_create_dir(name, pcpu);
+		debugfs_create_file("stats", 0400, d, (void *)cpu,
+				    &kmark_stats_fops);
+	}
+	return 0;
+}
+fs_initcall(kmark_fs_init);

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: one record -> one line of text, shared by trace and trace_pipe.
+ *
+ * The line has ftrace's trace_pipe layout (trace_print_context() and
+ * trace_print_lat_fmt() in kernel/trace/trace_output.c), so tools that read
+ * ftrace's text read kmark's:
+ *
+ *            TASK-PID     CPU#  |||||  TIMESTAMP  EVENT: FIELDS
+ *              sh-72      [001] d..2.     4.512345: sched_switch: prev_comm=...
+ */
+#include <linux/cpumask.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "kmark_internal.h"
+
+/* ftrace rounds nanoseconds to the nearest microsecond (ns2usecs()). */
+static void kmark_print_ts(struct seq_buf *s, u64 ts)
+{
+	u64 usecs = div_u64(ts + 500, NSEC_PER_USEC);
+	u32 rem;
+	u64 secs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
+
+	seq_buf_printf(s, "%5lu.%06u: ", (unsigned long)secs, rem);
+}
+
+static void kmark_print_ctx(struct seq_buf *s, const struct kmark_entry *e)
+{
+	u8 f = e->flags;
+	bool irqs_off = f & KMARK_FLAG_IRQS_OFF, bh_off = f & KMARK_FLAG_BH_OFF;
+	bool nmi = f & KMARK_FLAG_NMI, hard = f & KMARK_FLAG_HARDIRQ;
+	bool soft = f & KMARK_FLAG_SOFTIRQ;
+	char c[6];
+
+	c[0] = irqs_off && bh_off ? 'D' : irqs_off ? 'd' : bh_off ? 'b' : '.';
+	switch (f & (KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED)) {
+	case KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED:
+		c[1] = 'N';
+		break;
+	case KMARK_FLAG_NEED_RESCHED:
+		c[1] = 'n';
+		break;
+	case KMARK_FLAG_PREEMPT_RESCHED:
+		c[1] = 'p';
+		break;
+	default:
+		c[1] = '.';
+	}
+	c[2] = nmi && hard ? 'Z' : nmi ? 'z' : hard && soft ? 'H' :
+	       hard ? 'h' : soft ? 's' : '.';
+	c[3] = (e->preempt_count & 0xf) ? hex_asc[e->preempt_count & 0xf] : '.';
+	c[4] = (e->preempt_count >> 4) ? hex_asc[e->preempt_count >> 4] : '.';
+	c[5] = '\0';
+	seq_buf_printf(s, "%s ", c);
+}
+
+/**
+ * kmark_print_fields - render a record's arguments with its marker's format
+ * @s:		output
+ * @l:		the marker's layout
+ * @data:	the arguments as kmark_record_args() stored them
+ * @end:	end of the record; a short record prints what it holds
+ */
+void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
+			const u8 *data, const u8 *end)
+{
+	const u8 *p = data;
+	unsigned int i;
+
+	for (i = 0; i < l->nr_fields; i++) {
+		const struct kmark_field *f = &l->fields[i];
+
+		seq_buf_puts(s, f->prefix);
+		switch (f->type) {
+		case KMARK_ARG_INT: {
+			int v;
+
+			if (end - p < (long)sizeof(v))
+				goto short_record;
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			seq_buf_printf(s, f->conv, v);
+			break;
+		}
+		case KMARK_ARG_LONG: {
+			unsigned long v;
+
+			if (end - p < (long)sizeof(v))
+				goto short_record;
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			if (strchr(f->conv, 'p'))
+				seq_buf_printf(s, f->conv, (void *)v);
+			else
+				seq_buf_printf(s, f->conv, v);
+			break;
+		}
+		case KMARK_ARG_LLONG: {
+			u64 v;
+
+			if (end - p < (long)sizeof(v))
+				goto short_record;
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			seq_buf_printf(s, f->conv, v);
+			break;
+		}
+		case KMARK_ARG_STR: {
+			size_t n;
+
+			if (p >= end)
+				goto short_record;
+			n = strnlen(p, end - p);
+			if (n == end - p)
+				goto short_record;
+			seq_buf_printf(s, f->conv, (const char *)p);
+			p += n + 1;
+			break;
+		}
+		}
+	}
+	seq_buf_puts(s, l->suffix);
+	return;
+short_record:
+	seq_buf_puts(s, "<short record>");
+}
+
+/**
+ * kmark_print_event - render one record as a trace line
+ * @s:		output
+ * @cpu:	CPU the record came from
+ * @ts:		its timestamp (ns)
+ * @e:		the record
+ * @len:	its length in bytes
+ */
+void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
+		       const struct kmark_entry *e, unsigned int len)
+{
+	const struct kmark_marker *m;
+	char comm[TASK_COMM_LEN];
+
+	if (len < sizeof(*e)) {
+		seq_buf_printf(s, "CPU:%d [BAD RECORD %u BYTES]\n", cpu, len);
+		return;
+	}
+	if (e->pid == 0) {
+		strscpy(comm, "<idle>", sizeof(comm));
+	} else {
+		memcpy(comm, e->comm, TASK_COMM_LEN);
+		comm[TASK_COMM_LEN - 1] = '\0';
+	}
+	seq_buf_printf(s, "%16s-%-7d [%03d] ", comm, e->pid, cpu);
+	kmark_print_ctx(s, e);
+	kmark_print_ts(s, ts);
+
+	rcu_read_lock();
+	m = kmark_marker_by_id(e->id);
+	if (m) {
+		seq_buf_printf(s, "%s: ", m->name);
+		kmark_print_fields(s, m->layout, e->data, (const u8 *)e + len);
+	} else {
+		seq_buf_printf(s, "<unknown event %u>", e->id);
+	}
+	rcu_read_unlock();
+	seq_buf_putc(s, '\n');
+}
+
+/* ftrace's header (print_func_help_header_irq()), tracer "kmark". */
+void kmark_print_header(struct seq_buf *s, unsigned long entries,
+			unsigned long written)
+{
+	static const char space[] = "            ";
+	int prec = 2;
+
+	seq_buf_puts(s, "# tracer: kmark\n#\n");
+	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
+		       entries, written, num_online_cpus());
+	seq_buf_puts(s, "#\n");
+	seq_buf_printf(s, "#                            %.*s  _-----=> irqs-off/BH-disabled\n", prec, space);
+	seq_buf_printf(s, "#                            %.*s / _----=> need-resched\n", prec, space);
+	seq_buf_printf(s, "#                            %.*s| / _---=> hardirq/softirq\n", prec, space);
+	seq_buf_printf(s, "#                            %.*s|| / _--=> preempt-depth\n", prec, space);
+	seq_buf_printf(s, "#                            %.*s||| / _-=> migrate-disable\n", prec, space);
+	seq_buf_printf(s, "#                            %.*s|||| /     delay\n", prec, space);
+	seq_buf_printf(s, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n", prec, "     TGID   ");
+	seq_buf_printf(s, "#              | |    %.*s   |   |||||     |         |\n", prec, "       |    ");
+}

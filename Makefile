@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# kmark: the front door. See README.md.
+#   make setup                 install packages, fetch the i386 busybox
+#   make build [ARCH=i386]     kernel + initramfs for one arch
+#   make run   [ARCH=i386] [SCRIPT=file.sh] [KERNEL_ARGS=...] [QEMU_ARGS=...]
+#   make demo  [ARCH=i386]     trace context switches for a few seconds
+#   make check                 all tests, both arches; ends "N passed, N failed"
+#   make clean
+ARCH ?= x86_64
+SCRIPT ?=
+export KERNEL_ARGS QEMU_ARGS
+
+.PHONY: all setup build run demo check clean
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@scripts/build-kernel.sh $(ARCH)
+	@scripts/mkinitramfs.sh $(ARCH)
+
+ifeq ($(SCRIPT),)
+run: build
+	@scripts/boot.sh $(ARCH) run
+else
+run: build
+	@LOG=build/$(ARCH)/run/script.log scripts/boot.sh $(ARCH) script $(SCRIPT); \
+	rc=$$?; \
+	sed -n '/^KMARK-SCRIPT-BEGIN/,/^KMARK-SCRIPT-EXIT=/p' build/$(ARCH)/run/script.log | \
+		sed -e '1d' -e '/^KMARK-SCRIPT-EXIT=/d' | tr -d '\r'; \
+	st=$$(sed -n 's/^KMARK-SCRIPT-EXIT=\([0-9]*\).*/\1/p' build/$(ARCH)/run/script.log); \
+	if [ -z "$$st" ]; then \
+		echo "kmark: the script did not finish (QEMU exit $$rc); console: build/$(ARCH)/run/script.log" >&2; \
+		exit 1; \
+	fi; \
+	exit $$st
+endif
+
+demo: build
+	@LOG=build/$(ARCH)/run/demo.log TIMEOUT=300 scripts/boot.sh $(ARCH) demo; \
+	sed -n '/^### kmark demo/,/^### demo done/p' build/$(ARCH)/run/demo.log | tr -d '\r'
+
+check:
+	@scripts/check.sh
+
+clean:
+	rm -rf build
+	[ ! -f userspace/Makefile ] || $(MAKE) -C userspace clean

@@ -1,0 +1,37 @@
+#!/bin/sh
+# description: a pipe ping-pong between two known tasks shows as exact sched_switch lines
+. /tests/lib.sh
+reset_kmark
+N=200
+echo sched_switch > $K/set_event
+out=$(kmark-testprog pingpong $N)
+echo > $K/set_event
+ping=${out#ping=}; ping=${ping%% *}; pong=${out##*pong=}
+diag "ping-pong: ping=$ping pong=$pong"
+cat $K/trace > /tmp/trace.ss
+ts='[0-9]+\.[0-9]{6}'
+fl='[.dDb][.nNp][.hsHzZ][.0-9a-f][.0-9a-f]'
+p2c=$(grep -cE "^ +kmping-$ping +\[000\] $fl +$ts: sched_switch: prev_comm=kmping prev_pid=$ping prev_prio=120 prev_state=(S|R\+) ==> next_comm=kmpong next_pid=$pong next_prio=120\$" /tmp/trace.ss)
+c2p=$(grep -cE "^ +kmpong-$pong +\[000\] $fl +$ts: sched_switch: prev_comm=kmpong prev_pid=$pong prev_prio=120 prev_state=(S|R\+) ==> next_comm=kmping next_pid=$ping next_prio=120\$" /tmp/trace.ss)
+grep -E "kmp(ing|ong)" /tmp/trace.ss | head -n 6 | sed 's/^/# /'
+diag "kmping->kmpong: $p2c, kmpong->kmping: $c2p (of $N round trips)"
+check "kmping -> kmpong switches, exact lines (>= 90% of $N)" test "$p2c" -ge $((N * 9 / 10))
+check "kmpong -> kmping switches, exact lines (>= 90% of $N)" test "$c2p" -ge $((N * 9 / 10))
+check "no switch line is malformed" sh -c "! grep -v '^#' /tmp/trace.ss | grep -vE ' sched_switch: prev_comm=.* prev_pid=-?[0-9]+ prev_prio=[0-9]+ prev_state=(R\+|[RSDTtXZPI]) ==> next_comm=.* next_pid=[0-9]+ next_prio=[0-9]+\$' | grep -q ."
+check "the header is ftrace's" grep -q '^# tracer: kmark$' /tmp/trace.ss
+hdr=$(grep '^# entries-in-buffer' /tmp/trace.ss)
+n=$(grep -vc '^#' /tmp/trace.ss)
+case "$hdr" in
+"# entries-in-buffer/entries-written: $n/"*"   #P:2") ok "header counts the $n entries" ;;
+*) not_ok "header '$hdr' vs $n entries" ;;
+esac
+check "idle shows as <idle>-0" grep -qE '^ +<idle>-0 +\[00[01]\]' /tmp/trace.ss
+
+# The fork/exit markers name the same tasks.
+echo 'sched_process_fork sched_process_exit' > $K/set_event
+out=$(kmark-testprog pingpong 1)
+echo > $K/set_event
+ping=${out#ping=}; ping=${ping%% *}; pong=${out##*pong=}
+check "sched_process_fork: parent and child" grep -qE "sched_process_fork: comm=.* pid=[0-9]+ child_comm=.* child_pid=$ping\$" $K/trace
+check "sched_process_exit of kmpong" grep -qE "^ +kmpong-$pong .* sched_process_exit: comm=kmpong pid=$pong prio=120\$" $K/trace
+reset_kmark

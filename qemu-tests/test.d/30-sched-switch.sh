@@ -11,8 +11,8 @@ diag "ping-pong: ping=$ping pong=$pong"
 cat $K/trace > /tmp/trace.ss
 ts='[0-9]+\.[0-9]{6}'
 fl='[.dDb][.nNp][.hsHzZ][.0-9a-f][.0-9a-f]'
-p2c=$(grep -cE "^ +kmping-$ping +\[000\] $fl +$ts: sched_switch: prev_comm=kmping prev_pid=$ping prev_prio=120 prev_state=(S|R\+) ==> next_comm=kmpong next_pid=$pong next_prio=120\$" /tmp/trace.ss)
-c2p=$(grep -cE "^ +kmpong-$pong +\[000\] $fl +$ts: sched_switch: prev_comm=kmpong prev_pid=$pong prev_prio=120 prev_state=(S|R\+) ==> next_comm=kmping next_pid=$ping next_prio=120\$" /tmp/trace.ss)
+p2c=$(grep -cE "^ +kmping-$ping +\[000\] $fl +$ts: sched_switch: prev_comm=kmping prev_pid=$ping prev_prio=120 prev_state=(S|R|R\+) ==> next_comm=kmpong next_pid=$pong next_prio=120\$" /tmp/trace.ss)
+c2p=$(grep -cE "^ +kmpong-$pong +\[000\] $fl +$ts: sched_switch: prev_comm=kmpong prev_pid=$pong prev_prio=120 prev_state=(S|R|R\+) ==> next_comm=kmping next_pid=$ping next_prio=120\$" /tmp/trace.ss)
 grep -E "kmp(ing|ong)" /tmp/trace.ss | head -n 6 | sed 's/^/# /'
 diag "kmping->kmpong: $p2c, kmpong->kmping: $c2p (of $N round trips)"
 check "kmping -> kmpong switches, exact lines (>= 90% of $N)" test "$p2c" -ge $((N * 9 / 10))

@@ -34,6 +34,7 @@ run: build
 		echo "kmark: the script did not finish (QEMU exit $$rc); console: build/$(ARCH)/run/script.log" >&2; \
 		exit 1; \
 	fi; \
+	[ "$$st" = 0 ] || echo "kmark: the script exited with status $$st" >&2; \
 	exit $$st
 endif
 

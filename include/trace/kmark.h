@@ -119,13 +119,13 @@ do {									\
 static inline int kmark_probe_register(const char *name, const char *format,
 				       kmark_probe_fn probe, void *data)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline int kmark_probe_unregister(const char *name,
 					 kmark_probe_fn probe, void *data)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 #endif /* CONFIG_KMARK */

@@ -31,9 +31,6 @@
 
 #include "kmark_internal.h"
 
-extern struct kmark_site * const __start___kmark_sites[];
-extern struct kmark_site * const __stop___kmark_sites[];
-
 /*
  * kmark_mutex protects kmark_markers (the list and each marker's fields),
  * the probe arrays' updates, set_event state, kprobe events and the
@@ -142,6 +139,7 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 				goto fail_at;
 			}
 			f->type = KMARK_ARG_LONG;
+			f->is_ptr = true;
 			q++;
 			if (isalnum(*q)) {
 				if (!kmark_p_ext_ok(*q) || isalnum(q[1])) {
@@ -186,14 +184,10 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 			goto fail_at;
 		}
 		litlen = 0;
+		f->size = kmark_arg_size(f->type);
+		l->fixed_size += f->size;
 		if (f->type == KMARK_ARG_STR)
 			l->has_strings = true;
-		else if (f->type == KMARK_ARG_LLONG)
-			l->fixed_size += 8;
-		else if (f->type == KMARK_ARG_LONG)
-			l->fixed_size += sizeof(long);
-		else
-			l->fixed_size += sizeof(int);
 		l->nr_fields++;
 		p = q;
 	}

@@ -37,12 +37,16 @@ enum kmark_arg_type {
  * @conv:	the conversion alone, e.g. "%-5lu", given to snprintf
  * @prefix:	literal text before the conversion, "%%" already unescaped
  * @type:	how the argument is stored (enum kmark_arg_type)
+ * @size:	bytes it takes in a record (0 for strings: NUL-terminated)
+ * @is_ptr:	a %p conversion: printed as a pointer
  */
 struct kmark_field {
 	char name[KMARK_NAME_MAX];
 	char conv[KMARK_CONV_MAX];
 	const char *prefix;
 	u8 type;
+	u8 size;
+	bool is_ptr;
 };
 
 /**
@@ -129,6 +133,18 @@ struct kmark_entry {
 #define KMARK_FLAG_SOFTIRQ	0x10
 #define KMARK_FLAG_NMI		0x20
 #define KMARK_FLAG_BH_OFF	0x40
+
+/* Record size of a fixed-size argument type (0 for strings). */
+static inline u8 kmark_arg_size(u8 type)
+{
+	return type == KMARK_ARG_INT ? sizeof(int) :
+	       type == KMARK_ARG_LONG ? sizeof(long) :
+	       type == KMARK_ARG_LLONG ? sizeof(u64) : 0;
+}
+
+/* Section bounds of the kmark() sites (include/asm-generic/vmlinux.lds.h). */
+extern struct kmark_site * const __start___kmark_sites[];
+extern struct kmark_site * const __stop___kmark_sites[];
 
 /* kmark.c: serialises every change to markers, probes and settings. */
 extern struct mutex kmark_mutex;

@@ -31,7 +31,7 @@ static const struct kmark_fmt_case kmark_fmt_cases[] = {
 	  "prev_comm prev_pid prev_prio prev_state next_comm next_pid next_prio",
 	  "siissii" },
 	{ "x=%lu y=%llx z=%zu w=%td c=%c h=%hd hh=%hhu", NULL, 0, 7,
-	  "x y z w c h hh", "lLllii" "i" },
+	  "x y z w c h hh", "lLlliii" },
 	{ "%d %s", NULL, 0, 2, "arg0 arg1", "is" },
 	{ "pct=100%% v=%-5d|", NULL, 0, 1, "v", "i" },
 	{ "ip=%pS p=%p px=%px", NULL, 0, 3, "ip p px", "lll" },

@@ -70,55 +70,30 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 
 	for (i = 0; i < l->nr_fields; i++) {
 		const struct kmark_field *f = &l->fields[i];
+		union { int i; unsigned long l; u64 ll; } v;
+		size_t n;
 
 		seq_buf_puts(s, f->prefix);
-		switch (f->type) {
-		case KMARK_ARG_INT: {
-			int v;
-
-			if (end - p < (long)sizeof(v))
-				goto short_record;
-			memcpy(&v, p, sizeof(v));
-			p += sizeof(v);
-			seq_buf_printf(s, f->conv, v);
-			break;
-		}
-		case KMARK_ARG_LONG: {
-			unsigned long v;
-
-			if (end - p < (long)sizeof(v))
-				goto short_record;
-			memcpy(&v, p, sizeof(v));
-			p += sizeof(v);
-			if (strchr(f->conv, 'p'))
-				seq_buf_printf(s, f->conv, (void *)v);
-			else
-				seq_buf_printf(s, f->conv, v);
-			break;
-		}
-		case KMARK_ARG_LLONG: {
-			u64 v;
-
-			if (end - p < (long)sizeof(v))
-				goto short_record;
-			memcpy(&v, p, sizeof(v));
-			p += sizeof(v);
-			seq_buf_printf(s, f->conv, v);
-			break;
-		}
-		case KMARK_ARG_STR: {
-			size_t n;
-
-			if (p >= end)
-				goto short_record;
-			n = strnlen(p, end - p);
-			if (n == end - p)
+		if (f->type == KMARK_ARG_STR) {
+			n = p < end ? strnlen(p, end - p) : 0;
+			if (p >= end || n == end - p)
 				goto short_record;
 			seq_buf_printf(s, f->conv, (const char *)p);
 			p += n + 1;
-			break;
+			continue;
 		}
-		}
+		if (end - p < f->size)
+			goto short_record;
+		memcpy(&v, p, f->size);
+		p += f->size;
+		if (f->type == KMARK_ARG_INT)
+			seq_buf_printf(s, f->conv, v.i);
+		else if (f->type == KMARK_ARG_LLONG)
+			seq_buf_printf(s, f->conv, v.ll);
+		else if (f->is_ptr)
+			seq_buf_printf(s, f->conv, (void *)v.l);
+		else
+			seq_buf_printf(s, f->conv, v.l);
 	}
 	seq_buf_puts(s, l->suffix);
 	return;

@@ -150,34 +150,19 @@ size_t notrace kmark_record_args(const struct kmark_layout *layout, u8 *dst,
 	unsigned int i;
 
 	for (i = 0; i < layout->nr_fields; i++) {
-		switch (layout->fields[i].type) {
-		case KMARK_ARG_INT: {
-			int v = va_arg(*args, int);
+		const struct kmark_field *f = &layout->fields[i];
+		union { int i; unsigned long l; u64 ll; } v;
 
-			if (end - p < (long)sizeof(v))
-				return p - dst;
-			memcpy(p, &v, sizeof(v));
-			p += sizeof(v);
+		switch (f->type) {
+		case KMARK_ARG_INT:
+			v.i = va_arg(*args, int);
 			break;
-		}
-		case KMARK_ARG_LONG: {
-			unsigned long v = va_arg(*args, unsigned long);
-
-			if (end - p < (long)sizeof(v))
-				return p - dst;
-			memcpy(p, &v, sizeof(v));
-			p += sizeof(v);
+		case KMARK_ARG_LONG:
+			v.l = va_arg(*args, unsigned long);
 			break;
-		}
-		case KMARK_ARG_LLONG: {
-			u64 v = va_arg(*args, u64);
-
-			if (end - p < (long)sizeof(v))
-				return p - dst;
-			memcpy(p, &v, sizeof(v));
-			p += sizeof(v);
+		case KMARK_ARG_LLONG:
+			v.ll = va_arg(*args, u64);
 			break;
-		}
 		case KMARK_ARG_STR: {
 			const char *s = va_arg(*args, const char *);
 			size_t room = min_t(size_t, end - p, KMARK_STR_MAX);
@@ -191,9 +176,13 @@ size_t notrace kmark_record_args(const struct kmark_layout *layout, u8 *dst,
 			memcpy(p, s, n);
 			p[n] = '\0';
 			p += n + 1;
-			break;
+			continue;
 		}
 		}
+		if (end - p < f->size)
+			return p - dst;
+		memcpy(p, &v, f->size);
+		p += f->size;
 	}
 	return p - dst;
 }

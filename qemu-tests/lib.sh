@@ -34,11 +34,11 @@ reset_kmark() {
 	echo > $K/error_log
 }
 
-# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message':
-# the write must fail with EINVAL, leave error_log with the message, the
+# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO]:
+# the write must fail with EINVAL (or the strerror text ERRNO), leave error_log with the message, the
 # command and a caret under the '^' position (as ftracetest's check_error).
 check_error() {
-	name=$1 file=$2 spec=$3 msg=$4
+	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument}
 	pos=${spec%%^*}
 	pos=${#pos}
 	cmd=$(echo "$spec" | tr -d '^')
@@ -48,8 +48,8 @@ check_error() {
 		return
 	fi
 	case "$err" in
-	*"Invalid argument"*) ;;
-	*) not_ok "$name: '$cmd': wanted EINVAL, got: $err"; return ;;
+	*"$errno"*) ;;
+	*) not_ok "$name: '$cmd': wanted '$errno', got: $err"; return ;;
 	esac
 	log=$(cat $K/error_log)
 	line1=$(echo "$log" | sed -n 1p)

@@ -420,7 +420,13 @@ int kmark_set_recording(struct kmark_marker *m, bool on)
 	lockdep_assert_held(&kmark_mutex);
 	if (m->recording == on)
 		return 0;
-	if (on) {
+	if (m->ops) {
+		ret = on ? kmark_buffer_ensure() : 0;
+		if (!ret && on)
+			ret = m->ops->enable(m);
+		else if (!ret)
+			m->ops->disable(m);
+	} else if (on) {
 		ret = kmark_buffer_ensure();
 		if (ret)
 			return ret;
@@ -431,6 +437,45 @@ int kmark_set_recording(struct kmark_marker *m, bool on)
 	if (!ret)
 		m->recording = on;
 	return ret;
+}
+
+/**
+ * kmark_add_dynamic - add a dynamic event (kprobe event) to the namespace
+ * @m:	the event, with @name, @event, @format, @layout and @ops set
+ *
+ * Keeps kmark_markers sorted by name. Ids are given cyclically so that
+ * records of a deleted event are not rendered as a newer one.
+ *
+ * Return: 0, -EEXIST if the name is taken, or -ENOMEM/-EBUSY for ids.
+ */
+int kmark_add_dynamic(struct kmark_marker *m)
+{
+	static u32 next_id;
+	struct kmark_marker *pos;
+	u32 id;
+	int ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (kmark_find_marker(m->name))
+		return -EEXIST;
+	ret = xa_alloc_cyclic(&kmark_ids, &id, m, XA_LIMIT(1, U16_MAX),
+			      &next_id, GFP_KERNEL);
+	if (ret < 0)
+		return ret;
+	m->id = id;
+	list_for_each_entry(pos, &kmark_markers, list)
+		if (strcmp(pos->name, m->name) > 0)
+			break;
+	list_add_tail(&m->list, &pos->list);
+	return 0;
+}
+
+/* Take @m out of the namespace; the caller frees it after an RCU grace period. */
+void kmark_remove_dynamic(struct kmark_marker *m)
+{
+	lockdep_assert_held(&kmark_mutex);
+	list_del(&m->list);
+	xa_erase(&kmark_ids, m->id);
 }
 
 /* --- set_event -------------------------------------------------------- */
@@ -623,6 +668,7 @@ static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)
 	if (!m)
 		return -ENOMEM;
 	m->name = sites[0]->name;
+	m->event = m->name;
 	m->format = sites[0]->format;
 	m->layout = kmark_parse_format(m->format, &err, &err_pos);
 	if (IS_ERR(m->layout)) {
@@ -657,6 +703,28 @@ nomem:
 	return -ENOMEM;
 }
 
+static bool kmark_boot_events_done __initdata;
+
+static void __init kmark_boot_events_apply(bool last_try)
+{
+	const char *err;
+	unsigned int pos;
+	int ret;
+
+	if (!kmark_boot_events[0] || kmark_boot_events_done)
+		return;
+	ret = kmark_set_event_apply(kmark_boot_events, false, &err, &pos);
+	if (!ret) {
+		kmark_boot_events_done = true;
+		pr_info("enabled at boot: %s\n", kmark_boot_events);
+	} else if (last_try || !IS_ENABLED(CONFIG_KMARK_KPROBES)) {
+		kmark_boot_events_done = true;
+		pr_err("kmark_event=%s: %s (at offset %u)\n",
+		       kmark_boot_events, err, pos);
+		kmark_log_err(kmark_boot_events, pos, err);
+	}
+}
+
 static int __init kmark_init(void)
 {
 	size_t n = __stop___kmark_sites - __start___kmark_sites;
@@ -682,19 +750,17 @@ static int __init kmark_init(void)
 		return ret;
 	pr_info("%zu marker sites\n", n);
 
-	if (kmark_boot_events[0]) {
-		const char *err;
-		unsigned int pos;
-
-		ret = kmark_set_event_apply(kmark_boot_events, false, &err, &pos);
-		if (ret) {
-			pr_err("kmark_event=%s: %s (at offset %u)\n",
-			       kmark_boot_events, err, pos);
-			kmark_log_err(kmark_boot_events, pos, err);
-		} else {
-			pr_info("enabled at boot: %s\n", kmark_boot_events);
-		}
-	}
+	kmark_boot_events_apply(false);
 	return 0;
 }
 early_initcall(kmark_init);
+
+/*
+ * kmark_event= names kprobe events from kmark_kprobe= too, which exist only
+ * once kprobes are up: if the early try failed, kmark_kprobe.c tries again
+ * (and reports) from its fs_initcall.
+ */
+void __init kmark_boot_events_retry(void)
+{
+	kmark_boot_events_apply(true);
+}

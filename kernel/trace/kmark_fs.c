@@ -318,7 +318,12 @@ static int kmark_available_show(struct seq_file *m, void *v)
 {
 	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
 
-	seq_printf(m, "%s %s\n", mk->name, mk->format);
+	seq_printf(m, "%s ", mk->name);
+	if (mk->ops)
+		mk->ops->show(m, mk);
+	else
+		seq_puts(m, mk->format);
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -897,6 +902,7 @@ static int __init kmark_fs_init(void)
 			    &kmark_buffer_kb_fops);
 	debugfs_create_file("error_log", 0600, dir, NULL, &kmark_err_log_fops);
 	debugfs_create_file("README", 0400, dir, NULL, &kmark_readme_fops);
+	kmark_kprobe_create_files(dir);
 	pcpu = debugfs_create_dir("per_cpu", dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *d;

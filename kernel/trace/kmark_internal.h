@@ -81,10 +81,26 @@ struct kmark_probe_array {
 	struct kmark_probe probes[];
 };
 
+struct kmark_marker;
+struct seq_file;
+
+/**
+ * struct kmark_event_ops - what makes a dynamic event (a kprobe event)
+ * @enable:	start recording (kmark_mutex held)
+ * @disable:	stop recording (kmark_mutex held)
+ * @show:	the rest of its available_markers line, after the name
+ */
+struct kmark_event_ops {
+	int (*enable)(struct kmark_marker *m);
+	void (*disable)(struct kmark_marker *m);
+	void (*show)(struct seq_file *s, struct kmark_marker *m);
+};
+
 /**
  * struct kmark_marker - all sites of one name, or one kprobe event
  * @list:	in kmark_markers, sorted by name
- * @name:	event name as users write it
+ * @name:	event name as users write it ("sched_switch", "kprobes/myopen")
+ * @event:	name in trace lines (@name without its "GROUP/")
  * @format:	printf-style format
  * @id:		non-zero id stored in each record (kmark_marker_by_id())
  * @sites:	static marker sites (empty for kprobe events)
@@ -92,13 +108,14 @@ struct kmark_probe_array {
  * @layout:	@format parsed
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
  * @recording:	kmark's recorder is attached (the marker is in set_event)
- * @kind:	static marker or dynamic event
+ * @ops:	NULL for static markers; else how to enable the dynamic event
  *
  * Everything but @probes is written under kmark_mutex.
  */
 struct kmark_marker {
 	struct list_head list;
 	const char *name;
+	const char *event;
 	const char *format;
 	u16 id;
 	struct kmark_site **sites;
@@ -106,6 +123,7 @@ struct kmark_marker {
 	struct kmark_layout *layout;
 	struct kmark_probe_array __rcu *probes;
 	bool recording;
+	const struct kmark_event_ops *ops;
 };
 
 /**
@@ -159,6 +177,9 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 			  unsigned int nr, bool *state, const char **err,
 			  unsigned int *err_pos);
 int kmark_set_recording(struct kmark_marker *m, bool on);
+int kmark_add_dynamic(struct kmark_marker *m);
+void kmark_boot_events_retry(void);
+void kmark_remove_dynamic(struct kmark_marker *m);
 int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 			   void *data);
 int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
@@ -173,6 +194,8 @@ int kmark_buffer_ensure(void);
 int kmark_buffer_resize(unsigned long kb);
 void kmark_buffer_clear(void);
 void kmark_record_probe(void *data, struct kmark_marker *m, va_list *args);
+struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit);
+void kmark_commit(void);
 size_t kmark_record_args(const struct kmark_layout *layout, u8 *dst,
 			 size_t size, va_list *args);
 unsigned long kmark_written(int cpu);
@@ -188,6 +211,14 @@ void kmark_print_header(struct seq_buf *s, unsigned long entries,
 
 /* kmark_fs.c: ftrace-style error_log. */
 void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
+struct dentry;
+#ifdef CONFIG_KMARK_KPROBES
+void kmark_kprobe_create_files(struct dentry *dir);
+#else
+static inline void kmark_kprobe_create_files(struct dentry *dir)
+{
+}
+#endif
 int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 			  unsigned int *err_pos);
 

@@ -10,6 +10,9 @@
 #include <linux/string.h>
 
 #include "kmark_internal.h"
+#ifdef CONFIG_KMARK_KPROBES
+#include "kmark_kprobe.h"
+#endif
 
 /* --- format parsing ------------------------------------------------------ */
 
@@ -296,11 +299,104 @@ static void kmark_test_probe_api(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, two.calls, 2);
 }
 
+
+#ifdef CONFIG_KMARK_KPROBES
+/* --- kprobe_events parsing ------------------------------------------------------ */
+
+struct kmark_kp_case {
+	const char *cmd;
+	int err;		/* -1: must parse */
+	unsigned int pos;	/* caret, when err >= 0 */
+	const char *name;	/* when it parses */
+	const char *format;
+	const char *symbol;
+};
+
+static const struct kmark_kp_case kmark_kp_cases[] = {
+	{ "p:myopen do_sys_openat2 dfd=$arg1:s32 fname=$arg2:ustring", -1, 0,
+	  "kprobes/myopen", "(%pS) dfd=%lld fname=\"%s\"", "do_sys_openat2" },
+	{ "p do_sys_open", -1, 0, "kprobes/p_do_sys_open_0", "(%pS)", "do_sys_open" },
+	{ "r:grp/rv vfs_read $retval", -1, 0, "grp/rv", "(%pS <- %ps) arg1=0x%llx", "vfs_read" },
+	{ "p vfs_read%return ret=$retval:s64", -1, 0, "kprobes/r_vfs_read_0",
+	  "(%pS <- %ps) ret=%lld", "vfs_read" },
+	{ "r16:ret16 vfs_read", -1, 0, "kprobes/ret16", "(%pS <- %ps)", "vfs_read" },
+	{ "p:cs finish_task_switch", -1, 0, "kprobes/cs", "(%pS)", "finish_task_switch.isra.0" },
+	{ "p __switch_to", -1, 0, "kprobes/p___switch_to_0", "(%pS)", "__switch_to" },
+	{ "p:a vfs_read+4 c=$comm x=%ax u=@jiffies:u64 s=$stack0 st=$stack d=+8(-4(%sp)):x8 y=$arg1:symbol",
+	  -1, 0, "kprobes/a",
+	  "(%pS) c=\"%s\" x=0x%llx u=%llu s=0x%llx st=0x%llx d=0x%llx y=%pS", "vfs_read" },
+	{ "x do_sys_open", KMARK_KPE_BAD_CMD, 0 },
+	{ "p:my-open do_sys_open", KMARK_KPE_BAD_EVENT_NAME, 2 },
+	{ "p:g-x/e do_sys_open", KMARK_KPE_BAD_GROUP_NAME, 2 },
+	{ "p:myp", KMARK_KPE_NO_PROBE_POINT, 5 },
+	{ "r0 vfs_read", KMARK_KPE_BAD_MAXACT, 1 },
+	{ "p no_such_function_xyz", KMARK_KPE_BAD_SYMBOL, 2 },
+	{ "p context_switch", KMARK_KPE_BAD_SYMBOL, 2 },
+	{ "p mod:sym", KMARK_KPE_NO_MODULES, 2 },
+	{ "p notify_die", KMARK_KPE_BLACKLISTED, 2 },
+	{ "p exc_int3", KMARK_KPE_BLACKLISTED, 2 },
+	{ "r __switch_to", KMARK_KPE_KRETPROBE_BLACKLISTED, 2 },
+	{ "r vfs_read+4", KMARK_KPE_BAD_RETPROBE_OFFSET, 11 },
+	{ "p vfs_read+zz", KMARK_KPE_BAD_OFFSET, 11 },
+	{ "p vfs_read%ret", KMARK_KPE_BAD_RETURN_SUFFIX, 10 },
+	{ "p vfs_read $arg0", KMARK_KPE_BAD_ARG_NUM, 11 },
+	{ "p vfs_read $retval", KMARK_KPE_RETVAL_ON_PROBE, 11 },
+	{ "p vfs_read $foo", KMARK_KPE_BAD_VAR, 11 },
+	{ "p vfs_read %zz", KMARK_KPE_BAD_REG, 11 },
+	{ "p vfs_read @no_such_sym_xyz", KMARK_KPE_BAD_MEM_ADDR, 12 },
+	{ "p vfs_read +8(%ax", KMARK_KPE_BAD_DEREF, 11 },
+	{ "p vfs_read +z(%ax)", KMARK_KPE_BAD_DEREF_OFFS, 11 },
+	{ "p vfs_read x=$arg1:u7", KMARK_KPE_BAD_TYPE, 19 },
+	{ "p vfs_read x=$arg1:str", KMARK_KPE_BAD_TYPE, 19 },
+	{ "p vfs_read 1x=$arg1", KMARK_KPE_BAD_ARG_NAME, 11 },
+	{ "p vfs_read a=$arg1 a=$arg2", KMARK_KPE_DUP_ARG_NAME, 19 },
+	{ "p vfs_read c=$comm:u32", KMARK_KPE_BAD_COMM_TYPE, 19 },
+	{ "p vfs_read +0($comm)", KMARK_KPE_COMM_DEREF, 14 },
+	{ "p vfs_read +0(+0(+0(+0(+0($arg1)))))", KMARK_KPE_DEREF_TOO_DEEP, 23 },
+	{ "p vfs_read foo", KMARK_KPE_BAD_FETCH_ARG, 11 },
+	{ "p vfs_read $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1",
+	  KMARK_KPE_TOO_MANY_ARGS, 95 },
+};
+
+static void kmark_test_kprobe_parse(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kmark_kp_cases); i++) {
+		const struct kmark_kp_case *c = &kmark_kp_cases[i];
+		struct kmark_kprobe *tk = NULL;
+		unsigned int pos = 0;
+		int err = -1, ret;
+
+		ret = kmark_kprobe_parse(c->cmd, &tk, &err, &pos);
+		if (c->err >= 0) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "\"%s\"", c->cmd);
+			KUNIT_EXPECT_STREQ_MSG(test, kmark_kprobe_err_text(err),
+					       kmark_kprobe_err_text(c->err), "\"%s\"", c->cmd);
+			KUNIT_EXPECT_EQ_MSG(test, pos, c->pos, "\"%s\"", c->cmd);
+			KUNIT_EXPECT_NULL(test, tk);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "\"%s\": %s at %u", c->cmd,
+				    ret ? kmark_kprobe_err_text(err) : "", pos);
+		if (ret)
+			continue;
+		KUNIT_EXPECT_STREQ_MSG(test, tk->marker.name, c->name, "\"%s\"", c->cmd);
+		KUNIT_EXPECT_STREQ_MSG(test, tk->marker.format, c->format, "\"%s\"", c->cmd);
+		KUNIT_EXPECT_STREQ_MSG(test, tk->symbol, c->symbol, "\"%s\"", c->cmd);
+		kmark_kprobe_free(tk);
+	}
+}
+#endif
+
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
 	KUNIT_CASE(kmark_test_round_trip),
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_probe_api),
+#ifdef CONFIG_KMARK_KPROBES
+	KUNIT_CASE(kmark_test_kprobe_parse),
+#endif
 	{}
 };
 

@@ -132,7 +132,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	rcu_read_lock();
 	m = kmark_marker_by_id(e->id);
 	if (m) {
-		seq_buf_printf(s, "%s: ", m->name);
+		seq_buf_printf(s, "%s: ", m->event);
 		kmark_print_fields(s, m->layout, e->data, (const u8 *)e + len);
 	} else {
 		seq_buf_printf(s, "<unknown event %u>", e->id);

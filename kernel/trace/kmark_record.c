@@ -102,7 +102,8 @@ void kmark_buffer_clear(void)
 }
 
 /* ftrace's context flags (tracing_gen_ctx_irq_test()), in our encoding. */
-static __always_inline void kmark_fill_ctx(struct kmark_entry *e)
+static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
+					   bool from_hit)
 {
 	unsigned int pc = preempt_count();
 	u8 flags = 0;
@@ -124,7 +125,7 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e)
 	e->flags = flags;
 	/* __kmark_hit() added one level of preemption off: not the site's. */
 	pc &= PREEMPT_MASK;
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) && pc)
+	if (from_hit && IS_ENABLED(CONFIG_PREEMPT_COUNT) && pc)
 		pc--;
 	e->preempt_count = min(pc, 15U);
 #ifdef CONFIG_SMP
@@ -222,6 +223,42 @@ static size_t notrace kmark_args_size(const struct kmark_layout *l,
 }
 
 /**
+ * kmark_reserve - room for one record, with its head filled in
+ * @id:		the event's marker id
+ * @size:	bytes of arguments after the head
+ * @from_hit:	called under __kmark_hit() (its preemption level is not the
+ *		site's)
+ *
+ * Counts the hit as written, or as dropped when there is no room.
+ * Return: the record, to be finished with kmark_commit(); NULL when
+ * tracing is off or there was no room.
+ */
+struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit)
+{
+	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
+	struct ring_buffer_event *event;
+	struct kmark_entry *e;
+
+	if (!READ_ONCE(kmark_tracing_on) || unlikely(!buf))
+		return NULL;
+	local_inc(this_cpu_ptr(&kmark_stats.written));
+	event = ring_buffer_lock_reserve(buf, sizeof(*e) + size);
+	if (unlikely(!event)) {
+		local_inc(this_cpu_ptr(&kmark_stats.dropped));
+		return NULL;
+	}
+	e = ring_buffer_event_data(event);
+	e->id = id;
+	kmark_fill_ctx(e, from_hit);
+	return e;
+}
+
+void notrace kmark_commit(void)
+{
+	ring_buffer_unlock_commit(kmark_buffer);
+}
+
+/**
  * kmark_record_probe - kmark's recorder, attached by set_event
  * @data:	unused
  * @m:		the marker that fired
@@ -230,24 +267,11 @@ static size_t notrace kmark_args_size(const struct kmark_layout *l,
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 				va_list *args)
 {
-	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
-	const struct kmark_layout *l = m->layout;
-	struct ring_buffer_event *event;
-	struct kmark_entry *e;
-	size_t size;
+	size_t size = kmark_args_size(m->layout, args);
+	struct kmark_entry *e = kmark_reserve(m->id, size, true);
 
-	if (!READ_ONCE(kmark_tracing_on) || unlikely(!buf))
+	if (!e)
 		return;
-	local_inc(this_cpu_ptr(&kmark_stats.written));
-	size = kmark_args_size(l, args);
-	event = ring_buffer_lock_reserve(buf, sizeof(*e) + size);
-	if (unlikely(!event)) {
-		local_inc(this_cpu_ptr(&kmark_stats.dropped));
-		return;
-	}
-	e = ring_buffer_event_data(event);
-	e->id = m->id;
-	kmark_fill_ctx(e);
-	kmark_record_args(l, e->data, size, args);
-	ring_buffer_unlock_commit(buf);
+	kmark_record_args(m->layout, e->data, size, args);
+	kmark_commit();
 }

@@ -1,0 +1,1264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: kprobe events, defined through kprobe_events with ftrace's grammar
+ * (Documentation/trace/kprobetrace.rst):
+ *
+ *   p[:[GRP/][EVENT]] SYM[+OFFS]|SYM%return|ADDR [FETCHARGS]
+ *   r[MAXACTIVE][:[GRP/][EVENT]] SYM[+0] [FETCHARGS]
+ *   -:[GRP/]EVENT
+ *
+ *   FETCHARGS: [NAME=]FETCHARG[:TYPE], FETCHARG one of
+ *     $argN $retval $comm $stackN $stack %REG @SYM[+|-OFFS] @ADDR
+ *     +|-OFFS(FETCHARG)
+ *   TYPE: u8..u64, s8..s64, x8..x64, string, ustring, symbol
+ *
+ * Each probe is a struct kmark_marker with ops: it sits in the same
+ * namespace as the static markers (available_markers, set_event), records
+ * into the same buffer and renders through the same layout code. A probe is
+ * registered (disabled) when it is defined, so a bad probe point fails the
+ * write; set_event enables it.
+ *
+ * A write is applied whole or not at all: every line is parsed and every new
+ * probe registered before anything is added or deleted.
+ *
+ * Locking: all definitions, the event list and the probes' enable state are
+ * under kmark_mutex. The handlers run in kprobe context and only read the
+ * definition, which does not change while the probe is registered.
+ */
+#define pr_fmt(fmt) "kmark: " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/setup.h>
+
+#include "kmark_internal.h"
+#include "kmark_kprobe.h"
+
+#define C(a, b)		b
+static const char * const kmark_kprobe_errs[] = { KMARK_KPROBE_ERRORS };
+#undef C
+
+const char *kmark_kprobe_err_text(int err)
+{
+	return err >= 0 && err < ARRAY_SIZE(kmark_kprobe_errs) ?
+	       kmark_kprobe_errs[err] : "Unknown error";
+}
+
+static const struct kmark_event_ops kmark_kprobe_ops;
+
+static inline struct kmark_kprobe *to_tk(struct kmark_marker *m)
+{
+	return container_of(m, struct kmark_kprobe, marker);
+}
+
+/* --- fetching -------------------------------------------------------------- */
+
+/* Read @size bytes (1, 2, 4 or 8; 0: a long) at @addr. */
+static u64 notrace kmark_read_mem(unsigned long addr, unsigned int size,
+				  bool *fault)
+{
+	union { u8 b; u16 h; u32 w; u64 q; unsigned long l; } v = {};
+
+	if (!size)
+		size = sizeof(long);
+	if (copy_from_kernel_nofault(&v, (void *)addr, size)) {
+		*fault = true;
+		return 0;
+	}
+	switch (size) {
+	case 1: return v.b;
+	case 2: return v.h;
+	case 4: return v.w;
+	case 8: return v.q;
+	}
+	return v.l;
+}
+
+/* Evaluate @f; @size is the width to read when @f reads memory (0: long). */
+static u64 notrace kmark_fetch(const struct kmark_fetch *f,
+			       struct pt_regs *regs, unsigned int size,
+			       bool *fault)
+{
+	switch (f->op) {
+	case KMARK_F_REG:
+		return regs_get_register(regs, f->param);
+	case KMARK_F_ARG:
+		return regs_get_kernel_argument(regs, f->param);
+	case KMARK_F_STACK:
+		return regs_get_kernel_stack_nth(regs, f->param);
+	case KMARK_F_STACKP:
+		return kernel_stack_pointer(regs);
+	case KMARK_F_RETVAL:
+		return regs_return_value(regs);
+	case KMARK_F_COMM:
+		return (unsigned long)current->comm;
+	case KMARK_F_MEM:
+		return kmark_read_mem(f->param, size, fault);
+	case KMARK_F_DEREF: {
+		unsigned long base = kmark_fetch(f->base, regs, 0, fault);
+
+		if (*fault)
+			return 0;
+		return kmark_read_mem(base + f->param, size, fault);
+	}
+	}
+	return 0;
+}
+
+/* Length of the string at @p (at most KMARK_STR_MAX - 1), or -EFAULT. */
+static int notrace kmark_strlen_nofault(unsigned long p, bool user)
+{
+	char c;
+	int n;
+
+	if (user) {
+		n = strnlen_user_nofault((const void __user *)p, KMARK_STR_MAX);
+		if (n <= 0)
+			return -EFAULT;
+		return min(n - 1, KMARK_STR_MAX - 1);
+	}
+	for (n = 0; n < KMARK_STR_MAX - 1; n++) {
+		if (copy_from_kernel_nofault(&c, (void *)(p + n), 1))
+			return -EFAULT;
+		if (!c)
+			break;
+	}
+	return n;
+}
+
+static const char kmark_fault_str[] = "(fault)";
+
+static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
+					struct pt_regs *regs,
+					unsigned long ip, unsigned long func)
+{
+	u64 vals[KMARK_KPROBE_MAX_ARGS];
+	int slen[KMARK_KPROBE_MAX_ARGS];
+	size_t size = tk->marker.layout->fixed_size;
+	struct kmark_entry *e;
+	unsigned int i;
+	u8 *p;
+
+	for (i = 0; i < tk->nr_args; i++) {
+		const struct kmark_karg *a = &tk->args[i];
+		bool fault = false;
+
+		vals[i] = kmark_fetch(a->fetch, regs, a->type <= KMARK_T_X ?
+				      a->bits / 8 : 0, &fault);
+		switch (a->type) {
+		case KMARK_T_STRING:
+		case KMARK_T_USTRING:
+			slen[i] = fault ? -EFAULT :
+				  kmark_strlen_nofault(vals[i],
+						       a->type == KMARK_T_USTRING);
+			size += (slen[i] < 0 ? sizeof(kmark_fault_str) - 1 :
+				 slen[i]) + 1;
+			break;
+		case KMARK_T_S:
+			if (a->bits < 64)
+				vals[i] = (u64)(s64)((s64)(vals[i] << (64 - a->bits)) >>
+						     (64 - a->bits));
+			break;
+		case KMARK_T_U:
+		case KMARK_T_X:
+			if (a->bits < 64)
+				vals[i] &= (1ULL << a->bits) - 1;
+			break;
+		case KMARK_T_SYMBOL:
+			break;
+		}
+	}
+
+	e = kmark_reserve(tk->marker.id, size, false);
+	if (!e)
+		return;
+	p = e->data;
+	memcpy(p, &ip, sizeof(ip));
+	p += sizeof(ip);
+	if (tk->is_return) {
+		memcpy(p, &func, sizeof(func));
+		p += sizeof(func);
+	}
+	for (i = 0; i < tk->nr_args; i++) {
+		const struct kmark_karg *a = &tk->args[i];
+
+		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) {
+			long n = -EFAULT;
+
+			if (slen[i] >= 0 && a->type == KMARK_T_USTRING)
+				n = strncpy_from_user_nofault((char *)p,
+						(const void __user *)(unsigned long)vals[i],
+						slen[i] + 1);
+			else if (slen[i] >= 0)
+				n = strncpy_from_kernel_nofault((char *)p,
+						(void *)(unsigned long)vals[i],
+						slen[i] + 1);
+			if (slen[i] < 0) {
+				memcpy(p, kmark_fault_str, sizeof(kmark_fault_str));
+				p += sizeof(kmark_fault_str);
+				continue;
+			}
+			if (n < 0)	/* changed under us: keep the size */
+				memset(p, '?', slen[i]);
+			p[slen[i]] = '\0';
+			p += slen[i] + 1;
+		} else if (a->type == KMARK_T_SYMBOL) {
+			unsigned long v = vals[i];
+
+			memcpy(p, &v, sizeof(v));
+			p += sizeof(v);
+		} else {
+			memcpy(p, &vals[i], sizeof(u64));
+			p += sizeof(u64);
+		}
+	}
+	kmark_commit();
+}
+
+static int notrace kmark_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kmark_kprobe *tk = container_of(kp, struct kmark_kprobe, rp.kp);
+
+	this_cpu_inc(*tk->nhit);
+	kmark_kprobe_record(tk, regs, (unsigned long)kp->addr, 0);
+	return 0;
+}
+NOKPROBE_SYMBOL(kmark_kprobe_pre);
+
+static int notrace kmark_kretprobe_handler(struct kretprobe_instance *ri,
+					   struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kmark_kprobe *tk;
+
+	if (unlikely(!rp))
+		return 0;
+	tk = container_of(rp, struct kmark_kprobe, rp);
+	this_cpu_inc(*tk->nhit);
+	kmark_kprobe_record(tk, regs, get_kretprobe_retaddr(ri),
+			    (unsigned long)rp->kp.addr);
+	return 0;
+}
+NOKPROBE_SYMBOL(kmark_kretprobe_handler);
+
+/* --- parsing ------------------------------------------------------------------ */
+
+struct kmark_parse {
+	const char *cmd;	/* the whole line, for caret offsets */
+	int err;
+	unsigned int pos;
+};
+
+static int kmark_perr(struct kmark_parse *ps, const char *at, int err)
+{
+	ps->err = err;
+	ps->pos = at - ps->cmd;
+	return -EINVAL;
+}
+
+static bool kmark_ident_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= KMARK_NAME_MAX || !(isalpha(s[0]) || s[0] == '_'))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!isalnum(s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static void kmark_free_fetch(struct kmark_fetch *f)
+{
+	while (f) {
+		struct kmark_fetch *b = f->base;
+
+		kfree(f);
+		f = b;
+	}
+}
+
+void kmark_kprobe_free(struct kmark_kprobe *tk)
+{
+	unsigned int i;
+
+	if (!tk)
+		return;
+	for (i = 0; i < tk->nr_args; i++) {
+		kmark_free_fetch(tk->args[i].fetch);
+		kfree(tk->args[i].text);
+	}
+	kmark_free_layout(tk->marker.layout);
+	kfree(tk->marker.name);
+	kfree(tk->marker.format);
+	kfree(tk->symbol);
+	free_percpu(tk->nhit);
+	kfree(tk);
+}
+
+struct kmark_clone_search {
+	const char *name;
+	size_t len;
+	unsigned int found;
+	unsigned long addr;
+	char clone[KSYM_NAME_LEN];
+};
+
+static int kmark_clone_cb(void *data, const char *sym, unsigned long addr)
+{
+	struct kmark_clone_search *cs = data;
+
+	if (strncmp(sym, cs->name, cs->len) || sym[cs->len] != '.')
+		return 0;
+	if (!cs->found || cs->addr != addr) {
+		cs->found++;
+		cs->addr = addr;
+		strscpy(cs->clone, sym, sizeof(cs->clone));
+	}
+	return 0;
+}
+
+/* A number as ftrace takes it: decimal, 0x hex, optional sign. */
+static int kmark_parse_long(const char *s, size_t len, long *v)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return kstrtol(buf, 0, v);
+}
+
+/*
+ * Resolve "SYM" or "SYM+OFFS" or "ADDR" (the text at @s, @len bytes) into
+ * tk->addr, tk->symbol and tk->offset.
+ */
+static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
+			     const char *s, size_t len)
+{
+	char sym[KSYM_NAME_LEN];
+	const char *plus;
+	unsigned long addr;
+	long offs = 0;
+	int i;
+
+	if (isdigit(s[0])) {
+		if (kmark_parse_long(s, len, (long *)&addr) || !addr)
+			return kmark_perr(ps, s, KMARK_KPE_BAD_PROBE_ADDR);
+		tk->addr = addr;
+		goto check;
+	}
+	if (memchr(s, ':', len))
+		return kmark_perr(ps, s, KMARK_KPE_NO_MODULES);
+	plus = memchr(s, '+', len);
+	if (plus) {
+		if (kmark_parse_long(plus + 1, s + len - plus - 1, &offs) || offs < 0)
+			return kmark_perr(ps, plus + 1, KMARK_KPE_BAD_OFFSET);
+		len = plus - s;
+	}
+	if (!len || len >= sizeof(sym))
+		return kmark_perr(ps, s, KMARK_KPE_NO_SYMBOL);
+	memcpy(sym, s, len);
+	sym[len] = '\0';
+	addr = kallsyms_lookup_name(sym);
+	if (!addr) {
+		struct kmark_clone_search *cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+
+		if (!cs)
+			return -ENOMEM;
+		cs->name = sym;
+		cs->len = len;
+		kallsyms_on_each_symbol(kmark_clone_cb, cs);
+		if (cs->found == 1) {
+			pr_info("%s is not in kallsyms; probing its only compiler clone %s\n",
+				sym, cs->clone);
+			strscpy(sym, cs->clone, sizeof(sym));
+			addr = cs->addr;
+		}
+		i = cs->found;
+		kfree(cs);
+		if (i > 1)
+			return kmark_perr(ps, s, KMARK_KPE_CLONE_AMBIGUOUS);
+		if (!addr)
+			return kmark_perr(ps, s, KMARK_KPE_BAD_SYMBOL);
+	}
+	tk->symbol = kstrdup(sym, GFP_KERNEL);
+	if (!tk->symbol)
+		return -ENOMEM;
+	tk->offset = offs;
+	tk->addr = addr + offs;
+	if (tk->is_return && offs)
+		return kmark_perr(ps, plus + 1, KMARK_KPE_BAD_RETPROBE_OFFSET);
+check:
+	if (within_kprobe_blacklist(tk->addr))
+		return kmark_perr(ps, s, KMARK_KPE_BLACKLISTED);
+	if (tk->is_return && kretprobe_blacklist_size) {
+		for (i = 0; kretprobe_blacklist[i].name; i++)
+			if (kretprobe_blacklist[i].addr == (void *)tk->addr)
+				return kmark_perr(ps, s, KMARK_KPE_KRETPROBE_BLACKLISTED);
+	}
+	return 0;
+}
+
+/* FETCHARG (without name and type) in [s, e); @depth counts dereferences. */
+static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
+					     struct kmark_kprobe *tk,
+					     const char *s, const char *e,
+					     int depth)
+{
+	struct kmark_fetch *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	size_t len = e - s;
+	long v;
+
+	if (!f) {
+		ps->err = KMARK_KPE_NOMEM;
+		ps->pos = s - ps->cmd;
+		return NULL;
+	}
+	if (!len)
+		goto bad;
+	if (*s == '$') {
+		const char *n = s + 1;
+
+		if (len > 4 && !strncmp(n, "arg", 3)) {
+			if (kmark_parse_long(n + 3, e - n - 3, &v) || v < 1 || v > 64) {
+				kmark_perr(ps, s, KMARK_KPE_BAD_ARG_NUM);
+				goto fail;
+			}
+			f->op = KMARK_F_ARG;
+			f->param = v - 1;
+		} else if (len == 7 && !strncmp(n, "retval", 6)) {
+			if (!tk->is_return) {
+				kmark_perr(ps, s, KMARK_KPE_RETVAL_ON_PROBE);
+				goto fail;
+			}
+			f->op = KMARK_F_RETVAL;
+		} else if (len == 5 && !strncmp(n, "comm", 4)) {
+			f->op = KMARK_F_COMM;
+		} else if (len == 6 && !strncmp(n, "stack", 5)) {
+			f->op = KMARK_F_STACKP;
+		} else if (len > 6 && !strncmp(n, "stack", 5)) {
+			if (kmark_parse_long(n + 5, e - n - 5, &v) || v < 0 || v > 1024) {
+				kmark_perr(ps, s, KMARK_KPE_BAD_STACK_NUM);
+				goto fail;
+			}
+			f->op = KMARK_F_STACK;
+			f->param = v;
+		} else {
+			kmark_perr(ps, s, KMARK_KPE_BAD_VAR);
+			goto fail;
+		}
+	} else if (*s == '%') {
+		char reg[16];
+		int off;
+
+		if (len < 2 || len > sizeof(reg)) {
+			kmark_perr(ps, s, KMARK_KPE_BAD_REG);
+			goto fail;
+		}
+		memcpy(reg, s + 1, len - 1);
+		reg[len - 1] = '\0';
+		off = regs_query_register_offset(reg);
+		if (off < 0) {
+			kmark_perr(ps, s, KMARK_KPE_BAD_REG);
+			goto fail;
+		}
+		f->op = KMARK_F_REG;
+		f->param = off;
+	} else if (*s == '@') {
+		const char *n = s + 1, *sign;
+		char sym[KSYM_NAME_LEN];
+		long off = 0;
+
+		f->op = KMARK_F_MEM;
+		if (n < e && isdigit(*n)) {
+			if (kmark_parse_long(n, e - n, &v)) {
+				kmark_perr(ps, s, KMARK_KPE_BAD_MEM_ADDR);
+				goto fail;
+			}
+			f->param = v;
+		} else {
+			sign = n;
+			while (sign < e && *sign != '+' && *sign != '-')
+				sign++;
+			if (sign < e && kmark_parse_long(sign, e - sign, &off)) {
+				kmark_perr(ps, sign, KMARK_KPE_BAD_OFFSET);
+				goto fail;
+			}
+			if (sign == n || sign - n >= sizeof(sym)) {
+				kmark_perr(ps, s, KMARK_KPE_BAD_MEM_ADDR);
+				goto fail;
+			}
+			memcpy(sym, n, sign - n);
+			sym[sign - n] = '\0';
+			f->param = kallsyms_lookup_name(sym);
+			if (!f->param) {
+				kmark_perr(ps, n, KMARK_KPE_BAD_MEM_ADDR);
+				goto fail;
+			}
+			f->param += off;
+		}
+	} else if (*s == '+' || *s == '-' || isdigit(*s)) {
+		const char *open = memchr(s, '(', len);
+
+		if (!open || e[-1] != ')') {
+			kmark_perr(ps, s, KMARK_KPE_BAD_DEREF);
+			goto fail;
+		}
+		if (kmark_parse_long(s, open - s, &v)) {
+			kmark_perr(ps, s, KMARK_KPE_BAD_DEREF_OFFS);
+			goto fail;
+		}
+		if (depth >= KMARK_KPROBE_MAX_DEREF) {
+			kmark_perr(ps, s, KMARK_KPE_DEREF_TOO_DEEP);
+			goto fail;
+		}
+		f->op = KMARK_F_DEREF;
+		f->param = v;
+		f->base = kmark_parse_fetch(ps, tk, open + 1, e - 1, depth + 1);
+		if (!f->base)
+			goto fail;
+		if (f->base->op == KMARK_F_COMM) {
+			kmark_perr(ps, open + 1, KMARK_KPE_COMM_DEREF);
+			goto fail;
+		}
+	} else {
+		goto bad;
+	}
+	return f;
+bad:
+	kmark_perr(ps, s, KMARK_KPE_BAD_FETCH_ARG);
+fail:
+	kmark_free_fetch(f);
+	return NULL;
+}
+
+static int kmark_parse_type(struct kmark_parse *ps, struct kmark_karg *a,
+			    const char *t, size_t len)
+{
+	static const struct { const char *name; u8 type; } names[] = {
+		{ "string", KMARK_T_STRING }, { "ustring", KMARK_T_USTRING },
+		{ "symbol", KMARK_T_SYMBOL },
+	};
+	unsigned int i;
+	long bits;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (strlen(names[i].name) == len && !strncmp(t, names[i].name, len)) {
+			a->type = names[i].type;
+			a->bits = BITS_PER_LONG;
+			return 0;
+		}
+	}
+	if (len >= 2 && strchr("usx", t[0]) && !kmark_parse_long(t + 1, len - 1, &bits) &&
+	    (bits == 8 || bits == 16 || bits == 32 || bits == 64) && isdigit(t[1])) {
+		a->type = t[0] == 'u' ? KMARK_T_U : t[0] == 's' ? KMARK_T_S : KMARK_T_X;
+		a->bits = bits;
+		return 0;
+	}
+	return kmark_perr(ps, t, KMARK_KPE_BAD_TYPE);
+}
+
+/* One FETCHARGS word [s, e). */
+static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
+			   const char *s, const char *e)
+{
+	struct kmark_karg *a = &tk->args[tk->nr_args];
+	const char *eq, *body = s, *colon, *close;
+	unsigned int i;
+	int ret;
+
+	if (tk->nr_args == KMARK_KPROBE_MAX_ARGS)
+		return kmark_perr(ps, s, KMARK_KPE_TOO_MANY_ARGS);
+	eq = memchr(s, '=', e - s);
+	if (eq) {
+		if (!kmark_ident_ok(s, eq - s))
+			return kmark_perr(ps, s, KMARK_KPE_BAD_ARG_NAME);
+		memcpy(a->name, s, eq - s);
+		a->name[eq - s] = '\0';
+		body = eq + 1;
+	} else {
+		snprintf(a->name, sizeof(a->name), "arg%u", tk->nr_args + 1);
+	}
+	for (i = 0; i < tk->nr_args; i++)
+		if (!strcmp(tk->args[i].name, a->name))
+			return kmark_perr(ps, s, KMARK_KPE_DUP_ARG_NAME);
+
+	/* The type follows the last ':' that is not inside parentheses. */
+	close = body;
+	for (colon = body; colon < e; colon++)
+		if (*colon == ')')
+			close = colon;
+	colon = memchr(close, ':', e - close);
+	a->type = KMARK_T_X;
+	a->bits = BITS_PER_LONG;
+	if (colon) {
+		ret = kmark_parse_type(ps, a, colon + 1, e - colon - 1);
+		if (ret)
+			return ret;
+	}
+	a->fetch = kmark_parse_fetch(ps, tk, body, colon ?: e, 0);
+	if (!a->fetch)
+		return ps->err == KMARK_KPE_NOMEM ? -ENOMEM : -EINVAL;
+	if (a->fetch->op == KMARK_F_COMM) {
+		if (colon && a->type != KMARK_T_STRING) {
+			kmark_free_fetch(a->fetch);
+			return kmark_perr(ps, colon + 1, KMARK_KPE_BAD_COMM_TYPE);
+		}
+		a->type = KMARK_T_STRING;
+	}
+	a->text = kstrndup(s, e - s, GFP_KERNEL);
+	if (!a->text) {
+		kmark_free_fetch(a->fetch);
+		return -ENOMEM;
+	}
+	tk->nr_args++;
+	return 0;
+}
+
+static const char *kmark_type_conv(const struct kmark_karg *a)
+{
+	switch (a->type) {
+	case KMARK_T_U: return "%llu";
+	case KMARK_T_S: return "%lld";
+	case KMARK_T_X: return "0x%llx";
+	case KMARK_T_SYMBOL: return "%pS";
+	default: return "\"%s\"";
+	}
+}
+
+/* The format the event is recorded and printed with; parsed into a layout. */
+static int kmark_kprobe_build_format(struct kmark_kprobe *tk)
+{
+	const char *err;
+	unsigned int i, pos;
+	size_t len = 32;
+	char *f;
+
+	for (i = 0; i < tk->nr_args; i++)
+		len += strlen(tk->args[i].name) + 12;
+	f = kzalloc(len, GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	strscpy(f, tk->is_return ? "(%pS <- %ps)" : "(%pS)", len);
+	for (i = 0; i < tk->nr_args; i++) {
+		strlcat(f, " ", len);
+		strlcat(f, tk->args[i].name, len);
+		strlcat(f, "=", len);
+		strlcat(f, kmark_type_conv(&tk->args[i]), len);
+	}
+	tk->marker.format = f;
+	tk->marker.layout = kmark_parse_format(f, &err, &pos);
+	if (IS_ERR(tk->marker.layout)) {
+		int ret = PTR_ERR(tk->marker.layout);
+
+		tk->marker.layout = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/**
+ * kmark_kprobe_parse - parse one kprobe_events line that defines a probe
+ * @cmd:	the line ("p:..." or "r:...")
+ * @out:	the new probe, not registered, not in the namespace
+ * @err:	on -EINVAL: KMARK_KPE_* (see kmark_kprobe_err_text())
+ * @pos:	on -EINVAL: offset of the caret in @cmd
+ *
+ * Resolves the symbol (and a unique compiler clone of it), checks the
+ * kprobe and kretprobe blacklists and the fetch arguments. Does not look
+ * at other events.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
+		       unsigned int *pos)
+{
+	struct kmark_parse ps = { .cmd = cmd, .err = KMARK_KPE_NOMEM };
+	struct kmark_kprobe *tk;
+	const char *p = cmd, *w, *name = NULL, *name_end = NULL, *grp = NULL;
+	const char *grp_end = NULL, *point, *pct;
+	char gbuf[KMARK_NAME_MAX], ebuf[KMARK_NAME_MAX];
+	size_t plen;
+	int ret = -EINVAL;
+
+	*out = NULL;
+	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
+	if (!tk)
+		return -ENOMEM;
+
+	if (*p != 'p' && *p != 'r') {
+		kmark_perr(&ps, p, KMARK_KPE_BAD_CMD);
+		goto fail;
+	}
+	tk->is_return = *p == 'r';
+	p++;
+	if (tk->is_return && isdigit(*p)) {
+		long maxact;
+
+		w = p;
+		while (isdigit(*p))
+			p++;
+		if (kmark_parse_long(w, p - w, &maxact) || maxact < 1 ||
+		    maxact > KMARK_KPROBE_MAXACTIVE_MAX) {
+			kmark_perr(&ps, w, KMARK_KPE_BAD_MAXACT);
+			goto fail;
+		}
+		tk->rp.maxactive = maxact;
+		tk->maxactive_set = true;
+	}
+	if (*p == ':') {
+		w = ++p;
+		while (*p && !isspace(*p))
+			p++;
+		name = w;
+		name_end = p;
+		grp = memchr(w, '/', p - w);
+		if (grp) {
+			grp_end = grp;
+			grp = w;
+			name = grp_end + 1;
+			if (!kmark_ident_ok(grp, grp_end - grp)) {
+				kmark_perr(&ps, grp, KMARK_KPE_BAD_GROUP_NAME);
+				goto fail;
+			}
+		}
+		if (name == name_end) {
+			name = NULL;	/* "p:grp/ SYM": default event name */
+		} else if (!kmark_ident_ok(name, name_end - name)) {
+			kmark_perr(&ps, name, KMARK_KPE_BAD_EVENT_NAME);
+			goto fail;
+		}
+	} else if (*p && !isspace(*p)) {
+		kmark_perr(&ps, cmd, KMARK_KPE_BAD_CMD);
+		goto fail;
+	}
+	while (isspace(*p))
+		p++;
+	if (!*p) {
+		kmark_perr(&ps, p, KMARK_KPE_NO_PROBE_POINT);
+		goto fail;
+	}
+	point = p;
+	while (*p && !isspace(*p))
+		p++;
+	plen = p - point;
+	pct = memchr(point, '%', plen);
+	if (pct) {
+		if (p - pct != 7 || strncmp(pct, "%return", 7)) {
+			kmark_perr(&ps, pct, KMARK_KPE_BAD_RETURN_SUFFIX);
+			goto fail;
+		}
+		tk->is_return = true;
+		plen = pct - point;
+	}
+	ret = kmark_parse_point(&ps, tk, point, plen);
+	if (ret)
+		goto fail;
+
+	for (;;) {
+		while (isspace(*p))
+			p++;
+		if (!*p)
+			break;
+		w = p;
+		while (*p && !isspace(*p))
+			p++;
+		ret = kmark_parse_arg(&ps, tk, w, p);
+		if (ret)
+			goto fail;
+	}
+
+	if (grp)
+		snprintf(gbuf, sizeof(gbuf), "%.*s", (int)(grp_end - grp), grp);
+	else
+		strscpy(gbuf, KMARK_KPROBE_GROUP, sizeof(gbuf));
+	if (name)
+		snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(name_end - name), name);
+	else if (tk->symbol)
+		snprintf(ebuf, sizeof(ebuf), "%c_%s_%lu", tk->is_return ? 'r' : 'p',
+			 tk->symbol, tk->offset);
+	else
+		snprintf(ebuf, sizeof(ebuf), "%c_0x%lx", tk->is_return ? 'r' : 'p',
+			 tk->addr);
+	/* A clone's name ("f.isra.0") is no identifier: use '_'. */
+	strreplace(ebuf, '.', '_');
+	tk->marker.name = kasprintf(GFP_KERNEL, "%s/%s", gbuf, ebuf);
+	ret = -ENOMEM;
+	if (!tk->marker.name)
+		goto fail;
+	tk->marker.event = strchr(tk->marker.name, '/') + 1;
+	tk->name_pos = name ? name - cmd : 0;
+	ret = kmark_kprobe_build_format(tk);
+	if (ret)
+		goto fail;
+	tk->nhit = alloc_percpu(unsigned long);
+	if (!tk->nhit)
+		goto fail;
+	tk->marker.ops = &kmark_kprobe_ops;
+	*out = tk;
+	return 0;
+fail:
+	if (ret == -EINVAL) {
+		*err = ps.err;
+		*pos = ps.pos;
+	}
+	kmark_kprobe_free(tk);
+	return ret;
+}
+
+/* --- registration and the namespace ------------------------------------------------ */
+
+static int kmark_kprobe_register(struct kmark_kprobe *tk)
+{
+	struct kprobe *kp = &tk->rp.kp;
+
+	kp->addr = (kprobe_opcode_t *)tk->addr;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (tk->is_return) {
+		tk->rp.handler = kmark_kretprobe_handler;
+		return register_kretprobe(&tk->rp);
+	}
+	kp->pre_handler = kmark_kprobe_pre;
+	return register_kprobe(kp);
+}
+
+static void kmark_kprobe_unregister(struct kmark_kprobe *tk)
+{
+	if (tk->is_return)
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+}
+
+static int kmark_kprobe_enable(struct kmark_marker *m)
+{
+	struct kmark_kprobe *tk = to_tk(m);
+
+	return tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
+}
+
+static void kmark_kprobe_disable(struct kmark_marker *m)
+{
+	struct kmark_kprobe *tk = to_tk(m);
+
+	if (tk->is_return)
+		disable_kretprobe(&tk->rp);
+	else
+		disable_kprobe(&tk->rp.kp);
+}
+
+static const char *kmark_type_name(const struct kmark_karg *a, char *buf)
+{
+	switch (a->type) {
+	case KMARK_T_STRING: return "string";
+	case KMARK_T_USTRING: return "ustring";
+	case KMARK_T_SYMBOL: return "symbol";
+	default:
+		sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
+			a->type == KMARK_T_S ? 's' : 'x', a->bits);
+		return buf;
+	}
+}
+
+/* available_markers: "[kprobe] dfd=s32 fname=string" */
+static void kmark_kprobe_show(struct seq_file *s, struct kmark_marker *m)
+{
+	struct kmark_kprobe *tk = to_tk(m);
+	unsigned int i;
+	char buf[8];
+
+	seq_puts(s, tk->is_return ? "[kretprobe]" : "[kprobe]");
+	for (i = 0; i < tk->nr_args; i++)
+		seq_printf(s, " %s=%s", tk->args[i].name,
+			   kmark_type_name(&tk->args[i], buf));
+}
+
+static const struct kmark_event_ops kmark_kprobe_ops = {
+	.enable = kmark_kprobe_enable,
+	.disable = kmark_kprobe_disable,
+	.show = kmark_kprobe_show,
+};
+
+static bool kmark_is_kprobe(struct kmark_marker *m)
+{
+	return m->ops == &kmark_kprobe_ops;
+}
+
+/* A static marker or event whose name is @event (without group)? */
+static struct kmark_marker *kmark_name_taken(const char *full, const char *event)
+{
+	struct kmark_marker *m;
+
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (!strcmp(m->name, full))
+			return m;
+		if (!m->ops && !strcmp(m->name, event))
+			return m;
+	}
+	return NULL;
+}
+
+static void kmark_kprobe_delete(struct kmark_kprobe *tk)
+{
+	lockdep_assert_held(&kmark_mutex);
+	kmark_remove_dynamic(&tk->marker);
+	kmark_kprobe_unregister(tk);
+	/* Readers render old records under RCU; handlers are gone already. */
+	synchronize_rcu();
+	kmark_kprobe_free(tk);
+}
+
+#define KMARK_KPROBE_MAX_LINES	32
+
+/*
+ * Run the commands in @buf (one per line). Parse everything and register the
+ * new probes first; only then delete and add, so a failed write changes
+ * nothing. On error, *err_line points at the failing line for error_log.
+ */
+static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
+			    unsigned int *pos)
+{
+	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES] = {};
+	struct kmark_marker *del[KMARK_KPROBE_MAX_LINES] = {};
+	unsigned int nadd = 0, ndel = 0, i, j;
+	char *line, *next = buf;
+	int ret = 0;
+
+	*err_line = buf;
+	mutex_lock(&kmark_mutex);
+	while ((line = strsep(&next, "\n")) != NULL) {
+		char *c = strchr(line, '#');
+
+		if (c)
+			*c = '\0';
+		line = strim(line);
+		if (!*line)
+			continue;
+		*err_line = line;
+		if (nadd + ndel == KMARK_KPROBE_MAX_LINES) {
+			*err = KMARK_KPE_TOO_MANY_LINES;
+			*pos = 0;
+			ret = -EINVAL;
+			goto undo;
+		}
+		if (line[0] == '-') {
+			struct kmark_marker *m = NULL, *it;
+			char full[2 * KMARK_NAME_MAX];
+			const char *n = line + 2;
+
+			if (line[1] != ':' || !*n) {
+				*err = KMARK_KPE_NO_EVENT_NAME;
+				*pos = 1;
+				ret = -EINVAL;
+				goto undo;
+			}
+			if (strchr(n, '/'))
+				strscpy(full, n, sizeof(full));
+			else
+				snprintf(full, sizeof(full), KMARK_KPROBE_GROUP "/%s", n);
+			list_for_each_entry(it, &kmark_markers, list)
+				if (kmark_is_kprobe(it) && !strcmp(it->name, full))
+					m = it;
+			for (j = 0; m && j < ndel; j++)
+				if (del[j] == m)
+					m = NULL;
+			*pos = 2;
+			ret = -EINVAL;
+			if (!m) {
+				*err = KMARK_KPE_NO_SUCH_EVENT;
+				goto undo;
+			}
+			if (m->recording) {
+				*err = KMARK_KPE_EVENT_BUSY;
+				ret = -EBUSY;
+				goto undo;
+			}
+			del[ndel++] = m;
+			ret = 0;
+			continue;
+		}
+		ret = kmark_kprobe_parse(line, &add[nadd], err, pos);
+		if (ret)
+			goto undo;
+		{
+			struct kmark_kprobe *tk = add[nadd++];
+			struct kmark_marker *m = kmark_name_taken(tk->marker.name,
+								  tk->marker.event);
+
+			for (j = 0; m && j < ndel; j++)
+				if (del[j] == m)
+					m = NULL;
+			for (j = 0; !m && j + 1 < nadd; j++)
+				if (!strcmp(add[j]->marker.name, tk->marker.name))
+					m = &add[j]->marker;
+			if (m) {
+				*err = m->ops ? KMARK_KPE_EVENT_EXISTS :
+						KMARK_KPE_MARKER_CLASH;
+				*pos = tk->name_pos;
+				ret = -EINVAL;
+				goto undo;
+			}
+			ret = kmark_kprobe_register(tk);
+			if (ret) {
+				tk->registered = false;
+				*err = ret == -EILSEQ ? KMARK_KPE_NOT_INSN_BOUNDARY :
+					ret == -EINVAL ? KMARK_KPE_CANNOT_PROBE :
+							 KMARK_KPE_REGISTER_FAILED;
+				*pos = 0;
+				while (line[*pos] && !isspace(line[*pos]))
+					(*pos)++;
+				while (isspace(line[*pos]))
+					(*pos)++;
+				ret = -EINVAL;
+				goto undo;
+			}
+			tk->registered = true;
+		}
+	}
+	for (i = 0; i < ndel; i++)
+		kmark_kprobe_delete(to_tk(del[i]));
+	for (i = 0; i < nadd; i++) {
+		ret = kmark_add_dynamic(&add[i]->marker);
+		if (WARN_ON_ONCE(ret)) {	/* names were checked above */
+			for (j = i; j < nadd; j++) {
+				kmark_kprobe_unregister(add[j]);
+				kmark_kprobe_free(add[j]);
+			}
+			break;
+		}
+	}
+	mutex_unlock(&kmark_mutex);
+	return ret;
+undo:
+	for (i = 0; i < nadd; i++) {
+		if (add[i]->registered)
+			kmark_kprobe_unregister(add[i]);
+		kmark_kprobe_free(add[i]);
+	}
+	mutex_unlock(&kmark_mutex);
+	return ret;
+}
+
+/* --- kprobe_events, kprobe_profile ------------------------------------------------- */
+
+static void kmark_kprobe_log(const char *line, int err, unsigned int pos)
+{
+	kmark_log_err(line, pos, kmark_kprobe_err_text(err));
+}
+
+static ssize_t kmark_kprobe_events_write(struct file *file,
+					 const char __user *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	const char *err_line;
+	unsigned int pos = 0;
+	int err = 0, ret;
+	char *buf;
+
+	if (cnt >= PAGE_SIZE)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = kmark_kprobe_run(buf, &err_line, &err, &pos);
+	if (ret == -EINVAL || ret == -EBUSY)
+		kmark_kprobe_log(err_line, err, pos);
+	kfree(buf);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static void *kmark_kp_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&kmark_mutex);
+	return seq_list_start(&kmark_markers, *pos);
+}
+
+static void *kmark_kp_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &kmark_markers, pos);
+}
+
+static void kmark_kp_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&kmark_mutex);
+}
+
+/* The definition in kprobe_events syntax: "p:kprobes/myopen do_sys_openat2+0 ..." */
+static int kmark_kp_show(struct seq_file *m, void *v)
+{
+	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+	struct kmark_kprobe *tk;
+	unsigned int i;
+
+	if (!kmark_is_kprobe(mk))
+		return 0;
+	tk = to_tk(mk);
+	seq_putc(m, tk->is_return ? 'r' : 'p');
+	if (tk->is_return && tk->maxactive_set)
+		seq_printf(m, "%d", tk->rp.maxactive);
+	seq_printf(m, ":%s ", mk->name);
+	if (tk->symbol)
+		seq_printf(m, "%s+%lu", tk->symbol, tk->offset);
+	else
+		seq_printf(m, "0x%lx", tk->addr);
+	for (i = 0; i < tk->nr_args; i++)
+		seq_printf(m, " %s", tk->args[i].text);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int kmark_kp_profile_show(struct seq_file *m, void *v)
+{
+	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+	struct kmark_kprobe *tk;
+	unsigned long hits = 0;
+	int cpu;
+
+	if (!kmark_is_kprobe(mk))
+		return 0;
+	tk = to_tk(mk);
+	for_each_possible_cpu(cpu)
+		hits += *per_cpu_ptr(tk->nhit, cpu);
+	seq_printf(m, "  %-44s %15lu %15lu\n", mk->event, hits,
+		   tk->rp.kp.nmissed + (tk->is_return ? tk->rp.nmissed : 0));
+	return 0;
+}
+
+static const struct seq_operations kmark_kp_seq_ops = {
+	.start = kmark_kp_start,
+	.next = kmark_kp_next,
+	.stop = kmark_kp_stop,
+	.show = kmark_kp_show,
+};
+
+static const struct seq_operations kmark_kp_profile_seq_ops = {
+	.start = kmark_kp_start,
+	.next = kmark_kp_next,
+	.stop = kmark_kp_stop,
+	.show = kmark_kp_profile_show,
+};
+
+/* "> kprobe_events": delete all, unless one is enabled (then nothing). */
+static int kmark_kprobe_clear(void)
+{
+	struct kmark_marker *m, *n;
+
+	mutex_lock(&kmark_mutex);
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (kmark_is_kprobe(m) && m->recording) {
+			mutex_unlock(&kmark_mutex);
+			kmark_log_err("> kprobe_events", 0,
+				      kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
+			return -EBUSY;
+		}
+	}
+	list_for_each_entry_safe(m, n, &kmark_markers, list)
+		if (kmark_is_kprobe(m))
+			kmark_kprobe_delete(to_tk(m));
+	mutex_unlock(&kmark_mutex);
+	return 0;
+}
+
+static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = kmark_kprobe_clear();
+		if (ret)
+			return ret;
+	}
+	if (file->f_mode & FMODE_READ)
+		return seq_open(file, &kmark_kp_seq_ops);
+	return 0;
+}
+
+static int kmark_kprobe_events_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_release(inode, file);
+	return 0;
+}
+
+static const struct file_operations kmark_kprobe_events_fops = {
+	.open = kmark_kprobe_events_open,
+	.read = seq_read,
+	.write = kmark_kprobe_events_write,
+	.llseek = seq_lseek,
+	.release = kmark_kprobe_events_release,
+};
+
+static int kmark_kprobe_profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, &kmark_kp_profile_seq_ops);
+}
+
+static const struct file_operations kmark_kprobe_profile_fops = {
+	.open = kmark_kprobe_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+void __init kmark_kprobe_create_files(struct dentry *dir)
+{
+	debugfs_create_file("kprobe_events", 0600, dir, NULL,
+			    &kmark_kprobe_events_fops);
+	debugfs_create_file("kprobe_profile", 0400, dir, NULL,
+			    &kmark_kprobe_profile_fops);
+}
+
+/* --- kmark_kprobe= ------------------------------------------------------------------ */
+
+static char kmark_boot_kprobes[COMMAND_LINE_SIZE] __initdata;
+
+/* As ftrace's kprobe_event=: ',' stands for ' ' and ';' separates probes. */
+static int __init kmark_kprobe_setup(char *str)
+{
+	strscpy(kmark_boot_kprobes, str, sizeof(kmark_boot_kprobes));
+	strreplace(kmark_boot_kprobes, ',', ' ');
+	strreplace(kmark_boot_kprobes, ';', '\n');
+	return 1;
+}
+__setup("kmark_kprobe=", kmark_kprobe_setup);
+
+static int __init kmark_kprobe_boot(void)
+{
+	const char *line;
+	unsigned int pos = 0;
+	int err = 0, ret;
+
+	if (!kmark_boot_kprobes[0])
+		goto out;
+	ret = kmark_kprobe_run(kmark_boot_kprobes, &line, &err, &pos);
+	if (ret) {
+		pr_err("kmark_kprobe=: '%s': %s\n", line,
+		       ret == -EINVAL || ret == -EBUSY ? kmark_kprobe_err_text(err) :
+		       "out of memory");
+		kmark_kprobe_log(line, err, pos);
+	}
+out:
+	kmark_boot_events_retry();
+	return 0;
+}
+/* After kprobes are up; kmark_event= names of these probes are applied here. */
+fs_initcall(kmark_kprobe_boot);

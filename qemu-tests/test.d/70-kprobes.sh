@@ -1,0 +1,104 @@
+#!/bin/sh
+# description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
+. /tests/lib.sh
+reset_kmark
+echo > $K/kprobe_events
+
+# A probe with a known filename string and a return probe with a known $retval.
+echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=$arg2:ustring' > $K/kprobe_events
+echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
+expect_eq "kprobe_events lists both definitions" "$(cat $K/kprobe_events)" \
+"p:kprobes/myopen do_sys_openat2+0 dfd=\$arg1:s32 fname=\$arg2:ustring
+r:kprobes/myopenret do_sys_openat2+0 ret=\$retval:s32"
+expect_eq "available_markers: the probe and its fields" \
+	"$(grep '^kprobes/myopen ' $K/available_markers)" "kprobes/myopen [kprobe] dfd=s32 fname=ustring"
+expect_eq "available_markers: the return probe" \
+	"$(grep '^kprobes/myopenret ' $K/available_markers)" "kprobes/myopenret [kretprobe] ret=s32"
+echo 'myopen myopenret' > $K/set_event
+expect_eq "set_event enables kprobe events by short name" "$(cat $K/set_event)" \
+	"kprobes/myopen
+kprobes/myopenret"
+cat /no/such/file 2>/dev/null
+cat /proc/version > /dev/null
+echo > $K/set_event
+grep 'myopen' $K/trace > /tmp/kp.out
+diag "$(head -n 2 /tmp/kp.out)"
+check "entry probe: dfd=-100 (AT_FDCWD) and the filename" \
+	grep -qE '^ +cat-[0-9]+ +\[00[01]\] [.dDb][.nNp][.hsHzZ][.0-9a-f][.0-9a-f] +[0-9]+\.[0-9]{6}: myopen: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) dfd=-100 fname="/no/such/file"$' /tmp/kp.out
+check "return probe: \$retval is -ENOENT (-2) for the missing file" \
+	grep -qE ': myopenret: \([a-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- do_sys_openat2\) ret=-2$' /tmp/kp.out
+check "return probe: a file descriptor (>= 0) for /proc/version" \
+	grep -qE ': myopenret: \(.* <- do_sys_openat2\) ret=[0-9]+$' /tmp/kp.out
+
+# kprobe_profile counts exactly the calls made while enabled: ksys_sync()
+# runs once per sync(2) and nothing else calls it.
+echo 'p:syncp ksys_sync' >> $K/kprobe_events
+hits() { awk -v n="$1" '$1 == n { print $2 }' $K/kprobe_profile; }
+expect_eq "kprobe_profile: a new probe has 0 hits" "$(hits syncp)" "0"
+echo syncp > $K/set_event
+kmark-testprog sync 5
+echo > $K/set_event
+expect_eq "kprobe_profile: 5 hits for 5 sync() calls" "$(hits syncp)" "5"
+expect_eq "kprobe_profile: no misses" "$(awk '$1 == "syncp" { print $3 }' $K/kprobe_profile)" "0"
+expect_eq "the trace has the same 5" "$(grep -c ': syncp: (ksys_sync+0x0/' $K/trace)" "5"
+kmark-testprog sync 3
+expect_eq "a disabled probe does not count" "$(hits syncp)" "5"
+echo '-:syncp' >> $K/kprobe_events
+
+# Deleting: refused while enabled, fine after.
+echo myopen > $K/set_event
+check_error "deleting an enabled probe is refused with EBUSY" kprobe_events '-:^myopen' "The event is enabled: disable it in set_event first" "Device or resource busy"
+if echo > $K/kprobe_events 2>/dev/null; then not_ok "'>' refused while one is enabled"; else ok "'>' refused while one is enabled (EBUSY)"; fi
+expect_eq "the refused '>' deleted nothing" "$(grep -c . $K/kprobe_events)" "2"
+echo > $K/set_event
+echo '-:myopen' >> $K/kprobe_events
+expect_eq "-:myopen deletes it" "$(cat $K/kprobe_events)" "r:kprobes/myopenret do_sys_openat2+0 ret=\$retval:s32"
+check "deleted probe is gone from available_markers" sh -c "! grep -q '^kprobes/myopen ' $K/available_markers"
+echo > $K/kprobe_events
+expect_eq "'> kprobe_events' deletes all" "$(cat $K/kprobe_events)" ""
+
+# Define/enable/disable/delete cycles leave nothing behind.
+i=0
+while [ $i -lt 20 ]; do
+	echo 'p:cyc vfs_read' >> $K/kprobe_events && echo cyc > $K/set_event &&
+		echo > $K/set_event && echo '-:cyc' >> $K/kprobe_events || break
+	i=$((i + 1))
+done
+expect_eq "20 define/enable/disable/delete cycles" "$i" "20"
+
+# Entry probes on __switch_to work; a unique compiler clone is resolved.
+echo 'p:sw __switch_to' > $K/kprobe_events
+echo sw > $K/set_event; sleep 1; echo > $K/set_event
+check "entry probe on __switch_to records" grep -q ': sw: (__switch_to+0x0/' $K/trace
+echo 'p:fts finish_task_switch' > $K/kprobe_events
+expect_eq "finish_task_switch resolves to its .isra clone" "$(cat $K/kprobe_events)" "p:kprobes/fts finish_task_switch.isra.0+0"
+
+# Every error: EINVAL, error_log with the message and a caret, nothing added.
+echo > $K/kprobe_events
+check_error "unknown command" kprobe_events '^x vfs_read' "Unknown command: use p, r or -"
+check_error "unknown symbol" kprobe_events 'p ^no_such_function_xyz' "Unknown symbol: not in kallsyms (inlined functions, such as context_switch, cannot be probed)"
+check_error "inlined function" kprobe_events 'p:cs ^context_switch' "Unknown symbol: not in kallsyms (inlined functions, such as context_switch, cannot be probed)"
+check_error "kprobe blacklist: notify_die" kprobe_events 'p ^notify_die' "Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"
+check_error "kprobe blacklist: do_int3" kprobe_events 'p ^do_int3' "Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"
+check_error "kprobe blacklist: exc_int3" kprobe_events 'p ^exc_int3' "Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"
+check_error "kretprobe blacklist: r __switch_to" kprobe_events 'r ^__switch_to' "Return probes on this function are refused (kretprobe blacklist); an entry probe works"
+check_error "bad fetch arg" kprobe_events 'p vfs_read ^$arg0' 'Invalid $argN (N is 1 to 64)'
+check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
+check_error "\$retval on an entry probe" kprobe_events 'p vfs_read ^$retval' '$retval is only for return probes'
+check_error "name clash with a marker" kprobe_events 'p:^sched_switch vfs_read' "A static marker has this name"
+echo 'p:dup vfs_read' > $K/kprobe_events
+check_error "name clash with a probe" kprobe_events 'p:^dup vfs_write' "A kprobe event with this name exists already"
+check_error "too many args" kprobe_events 'p vfs_read a1=$arg1 a2=$arg1 a3=$arg1 a4=$arg1 a5=$arg1 a6=$arg1 a7=$arg1 a8=$arg1 a9=$arg1 a10=$arg1 a11=$arg1 a12=$arg1 a13=$arg1 a14=$arg1 ^a15=$arg1' "Too many arguments (at most 14)"
+# The first offset in vfs_read that is not an instruction boundary (the
+# arches differ); offsets that are boundaries are accepted and removed.
+off=1
+while [ $off -le 8 ] && echo "p:bnd vfs_read+$off" >> $K/kprobe_events 2>/dev/null; do
+	echo '-:bnd' >> $K/kprobe_events
+	off=$((off + 1))
+done
+check_error "not on an instruction boundary (vfs_read+$off)" kprobe_events "p ^vfs_read+$off x=\$arg1" "Probe address is not on an instruction boundary"
+expect_eq "failed writes added nothing" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
+printf 'p:one vfs_read\np:two no_such_function_xyz\n' >> $K/kprobe_events 2>/dev/null
+expect_eq "a write with one bad line adds none of its lines" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
+echo > $K/kprobe_events
+reset_kmark

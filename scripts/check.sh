@@ -35,6 +35,8 @@ if [ -f "$top/userspace/Makefile" ]; then
 	count "$logdir/userspace.log" "userspace tests"
 fi
 
+# 00-boot.sh checks that these took effect before user space started.
+boot_args='kmark_kprobe=p:bootsync,ksys_sync,c=$comm kmark_event=sys_sync,bootsync'
 topics=()
 for t in "$top"/qemu-tests/test.d/*.sh; do
 	topics+=(--expect-guest "$(basename "$t" .sh)")
@@ -48,7 +50,7 @@ for arch in $ARCHES; do
 	fi
 	info "$arch: booting the check guest"
 	LOG=$logdir/$arch.log TIMEOUT=${CHECK_TIMEOUT:-900} \
-		KERNEL_ARGS="kmark_event=sys_sync ${KERNEL_ARGS:-}" \
+		KERNEL_ARGS="$boot_args ${KERNEL_ARGS:-}" \
 		"$top/scripts/boot.sh" "$arch" check
 	python3 "$top/qemu-tests/ktap.py" "$arch" "$logdir/$arch.log" \
 		--expect-suite kmark "${topics[@]}" > "$logdir/$arch.result"

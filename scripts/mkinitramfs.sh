@@ -39,6 +39,15 @@ if [ ! -x "$testprog" ] || [ "$top/qemu-tests/kmark-testprog.c" -nt "$testprog" 
 		"$top/qemu-tests/kmark-testprog.c" || die "building kmark-testprog failed"
 fi
 
+# task_struct offsets for the guest's kprobe tests, from this very build.
+karch=$(kernel_arch "$arch")
+make -s -C "$SRC" O="$out" ARCH="$karch" kernel/trace/kmark_offsets.s ||
+	die "computing task_struct offsets failed"
+sed -n 's/^\.ascii "->\([A-Z_]*\) \$\{0,1\}\([0-9]*\) .*/\1=\2/p' \
+	"$out/kernel/trace/kmark_offsets.s" > "$out/task-offsets.sh"
+grep -q '^TASK_PID=[0-9]' "$out/task-offsets.sh" ||
+	die "no TASK_PID in $out/kernel/trace/kmark_offsets.s"
+
 list=$out/initramfs.list
 {
 	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root \
@@ -57,6 +66,7 @@ list=$out/initramfs.list
 		echo "file /tests/test.d/$(basename "$f") $f 0755 0 0"
 	done
 	echo "file /bin/kmark-testprog $testprog 0755 0 0"
+	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
 } > "$list.new"
 mv "$list.new" "$list"

@@ -115,6 +115,22 @@ static u64 notrace kmark_fetch(const struct kmark_fetch *f,
 	return 0;
 }
 
+/*
+ * Where a string argument is. As in ftrace, a dereference or @SYM names the
+ * string's own address ("+0($arg2):string" is the string at $arg2); any
+ * other fetch gives a pointer to it ("$arg2:string", "$comm").
+ */
+static unsigned long notrace kmark_fetch_str_addr(const struct kmark_fetch *f,
+						  struct pt_regs *regs,
+						  bool *fault)
+{
+	if (f->op == KMARK_F_MEM)
+		return f->param;
+	if (f->op == KMARK_F_DEREF)
+		return kmark_fetch(f->base, regs, 0, fault) + f->param;
+	return kmark_fetch(f, regs, 0, fault);
+}
+
 /* Length of the string at @p (at most KMARK_STR_MAX - 1), or -EFAULT. */
 static int notrace kmark_strlen_nofault(unsigned long p, bool user)
 {
@@ -153,8 +169,11 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 		const struct kmark_karg *a = &tk->args[i];
 		bool fault = false;
 
-		vals[i] = kmark_fetch(a->fetch, regs, a->type <= KMARK_T_X ?
-				      a->bits / 8 : 0, &fault);
+		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING)
+			vals[i] = kmark_fetch_str_addr(a->fetch, regs, &fault);
+		else
+			vals[i] = kmark_fetch(a->fetch, regs, a->type <= KMARK_T_X ?
+					      a->bits / 8 : 0, &fault);
 		switch (a->type) {
 		case KMARK_T_STRING:
 		case KMARK_T_USTRING:

@@ -21,7 +21,7 @@ TROUBLE = re.compile(
     r'Kernel panic|Oops|BUG:|WARNING:|possible recursive locking|'
     r'possible circular locking|suspicious RCU usage|inconsistent lock state|'
     r'INFO: task .* blocked|Call Trace:|general protection fault|'
-    r'UBSAN:|KASAN:|kmark: error:')
+    r'UBSAN:|KASAN:')
 
 
 class Result:

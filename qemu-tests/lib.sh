@@ -7,7 +7,7 @@ _n=0
 ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
 not_ok() { _n=$((_n + 1)); echo "not ok $_n - $*"; }
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
-diag() { echo "# $*"; }
+diag() { printf "%s\n" "$*" | sed "s/^/# /"; }
 
 # check NAME CMD...: ok if CMD succeeds.
 check() {

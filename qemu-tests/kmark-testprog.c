@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmark-testprog: what the guest tests cannot do with busybox alone.
- *   pingpong N        two processes, "kmping" and "kmpong", pinned to CPU 0,
- *                     N round trips over pipes; prints "ping=PID pong=PID"
+ *   pingpong N [PING PONG]
+ *                     two processes, "kmping" and "kmpong" (or the names
+ *                     given), pinned to CPU 0, N round trips over pipes;
+ *                     prints "ping=PID pong=PID"
  *   nonblock FILE     read FILE with O_NONBLOCK; prints "EAGAIN", "data" or
  *                     the errno text
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
@@ -31,7 +33,7 @@ static void pin0(void)
 		perror("sched_setaffinity");
 }
 
-static int pingpong(int n)
+static int pingpong(int n, const char *ping, const char *pong)
 {
 	int a[2], b[2], i;
 	char c = 'x';
@@ -44,14 +46,14 @@ static int pingpong(int n)
 	if (child < 0)
 		return perror("fork"), 1;
 	if (child == 0) {
-		prctl(PR_SET_NAME, "kmpong");
+		prctl(PR_SET_NAME, pong);
 		for (i = 0; i < n; i++) {
 			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
 				_exit(1);
 		}
 		_exit(0);
 	}
-	prctl(PR_SET_NAME, "kmping");
+	prctl(PR_SET_NAME, ping);
 	for (i = 0; i < n; i++) {
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
 			return perror("pingpong"), 1;
@@ -68,7 +70,8 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc >= 3 && !strcmp(argv[1], "pingpong"))
-		return pingpong(atoi(argv[2]));
+		return pingpong(atoi(argv[2]), argc >= 5 ? argv[3] : "kmping",
+				argc >= 5 ? argv[4] : "kmpong");
 	if (argc >= 3 && !strcmp(argv[1], "sync")) {
 		for (int i = atoi(argv[2]); i > 0; i--)
 			sync();

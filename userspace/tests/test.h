@@ -27,5 +27,6 @@ void test_report(void);
 void test_fallback(void);
 void test_ctlfmt(void);
 void test_e2e(void);
+void test_real(void);
 
 #endif

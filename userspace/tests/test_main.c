@@ -106,6 +106,7 @@ int main(int argc, char **argv)
 	test_fallback();
 	test_report();
 	test_e2e();
+	test_real();
 	printf("1..%d\n", passed + failed);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

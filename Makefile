@@ -5,12 +5,13 @@
 #   make run   [ARCH=i386] [SCRIPT=file.sh] [KERNEL_ARGS=...] [QEMU_ARGS=...]
 #   make demo  [ARCH=i386]     trace context switches for a few seconds
 #   make check                 all tests, both arches; ends "N passed, N failed"
+#   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
 #   make clean
 ARCH ?= x86_64
 SCRIPT ?=
 export KERNEL_ARGS QEMU_ARGS
 
-.PHONY: all setup build run demo check clean
+.PHONY: all setup build run demo check bench clean
 all: build
 
 setup:
@@ -44,6 +45,9 @@ demo: build
 
 check:
 	@scripts/check.sh
+
+bench:
+	@QUICK=$(QUICK) scripts/bench.sh
 
 clean:
 	rm -rf build

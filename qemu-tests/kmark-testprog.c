@@ -5,6 +5,7 @@
  *                     two processes, "kmping" and "kmpong" (or the names
  *                     given), pinned to CPU 0, N round trips over pipes;
  *                     prints "ping=PID pong=PID"
+ *   pingpong-time N   the same, but prints the elapsed CLOCK_MONOTONIC ns
  *   nonblock FILE     read FILE with O_NONBLOCK; prints "EAGAIN", "data" or
  *                     the errno text
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void pin0(void)
@@ -33,8 +35,9 @@ static void pin0(void)
 		perror("sched_setaffinity");
 }
 
-static int pingpong(int n, const char *ping, const char *pong)
+static int pingpong(int n, const char *ping, const char *pong, int timed)
 {
+	struct timespec t0, t1;
 	int a[2], b[2], i;
 	char c = 'x';
 	pid_t child;
@@ -54,12 +57,18 @@ static int pingpong(int n, const char *ping, const char *pong)
 		_exit(0);
 	}
 	prctl(PR_SET_NAME, ping);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
 			return perror("pingpong"), 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waitpid(child, NULL, 0);
-	printf("ping=%d pong=%d\n", (int)getpid(), (int)child);
+	if (timed)
+		printf("%lld\n", (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+		       (t1.tv_nsec - t0.tv_nsec));
+	else
+		printf("ping=%d pong=%d\n", (int)getpid(), (int)child);
 	return 0;
 }
 
@@ -71,7 +80,9 @@ int main(int argc, char **argv)
 
 	if (argc >= 3 && !strcmp(argv[1], "pingpong"))
 		return pingpong(atoi(argv[2]), argc >= 5 ? argv[3] : "kmping",
-				argc >= 5 ? argv[4] : "kmpong");
+				argc >= 5 ? argv[4] : "kmpong", 0);
+	if (argc >= 3 && !strcmp(argv[1], "pingpong-time"))
+		return pingpong(atoi(argv[2]), "kmping", "kmpong", 1);
 	if (argc >= 3 && !strcmp(argv[1], "sync")) {
 		for (int i = atoi(argv[2]); i > 0; i--)
 			sync();

@@ -7,6 +7,7 @@
 #   x86_64        common + x86_64 + x86_64-debug (lockdep; the test kernel)
 #   i386          common + i386
 #   x86_64-bench  common + x86_64 + bench (no lockdep)
+#   x86_64-nokmark common + x86_64 + nokmark (for make bench's size figure)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -19,6 +20,7 @@ case "$flavour" in
 x86_64) frags=(common x86_64 x86_64-debug) ;;
 i386) frags=(common i386) ;;
 x86_64-bench) frags=(common x86_64 bench) ;;
+x86_64-nokmark) frags=(common x86_64 nokmark) ;;
 *) die "unknown flavour $flavour" ;;
 esac
 out=$BUILD/$flavour
@@ -58,7 +60,12 @@ while IFS= read -r line; do
 			bad=1
 		} ;;
 	esac
-done < <(cat "${files[@]}")
+done < <(cat "${files[@]}" | awk '
+	# Only the last setting of an option counts (later fragments win).
+	/^CONFIG_/ { split($0, kv, "="); o = kv[1] }
+	/^# CONFIG_.* is not set$/ { o = $2 }
+	/^CONFIG_|^# CONFIG_.* is not set$/ { last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[++n] = o } }
+	END { for (i = 1; i <= n; i++) print last[order[i]] }')
 [ $bad = 0 ] || die "$flavour: options above were dropped by olddefconfig (missing dependency?)"
 
 if ! cmp -s "$tmp/.config" "$out/.config"; then

@@ -263,15 +263,21 @@ void notrace __kmark_hit(struct kmark_site *site, ...)
 {
 	struct kmark_marker *m = site->marker;
 	struct kmark_probe_array *pa;
+	va_list args __uninitialized;
 	unsigned int i;
-	va_list args;
 
 	preempt_disable_notrace();
 	pa = rcu_dereference_sched(m->probes);
 	if (likely(pa)) {
 		for (i = 0; i < pa->nr; i++) {
+			kmark_probe_fn fn = pa->probes[i].func;
+
 			va_start(args, site);
-			pa->probes[i].func(pa->probes[i].data, m, &args);
+			/* Most hits go to kmark's recorder: call it directly. */
+			if (likely(fn == kmark_record_probe))
+				kmark_record_probe(pa->probes[i].data, m, &args);
+			else
+				fn(pa->probes[i].data, m, &args);
 			va_end(args);
 		}
 	}

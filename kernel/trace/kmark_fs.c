@@ -482,22 +482,30 @@ static void kmark_report_drops(struct seq_buf *s, int cpu)
 static size_t kmark_pipe_fill(struct seq_buf *s)
 {
 	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
-	struct ring_buffer_event *ev;
-	unsigned long lost, seen;
+	struct ring_buffer_event *ev, *e;
+	unsigned long lost, seen, l;
 	int cpu, best;
-	u64 ts, best_ts;
+	u64 ts, t;
 
 	mutex_lock(&kmark_read_mutex);
 	for (;;) {
 		size_t before = seq_buf_used(s);
 
+		/*
+		 * The oldest event across CPUs. What peek returns stays valid
+		 * until it is consumed: only this reader consumes (the mutex),
+		 * and writers never touch the reader page.
+		 */
 		best = -1;
-		best_ts = U64_MAX;
+		ev = NULL;
+		ts = U64_MAX;
+		lost = 0;
 		for_each_possible_cpu(cpu) {
-			if (!ring_buffer_peek(buf, cpu, &ts, NULL))
-				continue;
-			if (ts < best_ts) {
-				best_ts = ts;
+			e = ring_buffer_peek(buf, cpu, &t, &l);
+			if (e && t < ts) {
+				ev = e;
+				ts = t;
+				lost = l;
 				best = cpu;
 			}
 		}
@@ -506,9 +514,6 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 				kmark_report_drops(s, cpu);
 			break;
 		}
-		ev = ring_buffer_peek(buf, best, &ts, &lost);
-		if (!ev)
-			continue;
 		seen = kmark_dropped_seen[best];
 		if (lost)
 			seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", best,
@@ -528,8 +533,6 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 				       best);
 		}
 		ring_buffer_consume(buf, best, NULL, NULL);
-		if (seq_buf_used(s) > PAGE_SIZE / 2)
-			break;
 	}
 	mutex_unlock(&kmark_read_mutex);
 	return seq_buf_used(s);

@@ -196,8 +196,19 @@ void kmark_buffer_clear(void);
 void kmark_record_probe(void *data, struct kmark_marker *m, va_list *args);
 struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit);
 void kmark_commit(void);
-size_t kmark_record_args(const struct kmark_layout *layout, u8 *dst,
-			 size_t size, va_list *args);
+/* A marker's arguments between taking them off the va_list and storing. */
+struct kmark_argv {
+	union {
+		u64 ll;		/* integers, zero-extended; pointers */
+		const char *s;
+	} v[KMARK_MAX_FIELDS];
+	u16 len[KMARK_MAX_FIELDS];	/* string lengths, without the NUL */
+};
+
+size_t kmark_collect_args(const struct kmark_layout *l, va_list *args,
+			  struct kmark_argv *a);
+void kmark_write_args(const struct kmark_layout *l, const struct kmark_argv *a,
+		      u8 *dst);
 unsigned long kmark_written(int cpu);
 unsigned long kmark_dropped(int cpu);
 

@@ -103,6 +103,7 @@ static __printf(1, 2) void kmark_check_round_trip(const char *fmt, ...)
 	const char *err = NULL;
 	unsigned int pos = 0;
 	struct kmark_layout *l;
+	struct kmark_argv argv;
 	char *want, *got;
 	u8 *rec;
 	size_t len;
@@ -123,8 +124,10 @@ static __printf(1, 2) void kmark_check_round_trip(const char *fmt, ...)
 	l = kmark_parse_format(fmt, &err, &pos);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(l), "format \"%s\": %s", fmt, err);
 	va_start(args, fmt);
-	len = kmark_record_args(l, rec, 1024, &args);
+	len = kmark_collect_args(l, &args, &argv);
 	va_end(args);
+	KUNIT_ASSERT_LE(test, len, (size_t)1024);
+	kmark_write_args(l, &argv, rec);
 	seq_buf_init(&s, got, 512);
 	kmark_print_fields(&s, l, rec, rec + len);
 	seq_buf_str(&s);

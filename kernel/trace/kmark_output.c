@@ -15,24 +15,13 @@
 
 #include "kmark_internal.h"
 
-/* ftrace rounds nanoseconds to the nearest microsecond (ns2usecs()). */
-static void kmark_print_ts(struct seq_buf *s, u64 ts)
-{
-	u64 usecs = div_u64(ts + 500, NSEC_PER_USEC);
-	u32 rem;
-	u64 secs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
-
-	seq_buf_printf(s, "%5lu.%06u: ", (unsigned long)secs, rem);
-}
-
-static void kmark_print_ctx(struct seq_buf *s, const struct kmark_entry *e)
+/* ftrace's five context characters (trace_print_lat_fmt()) into @c[6]. */
+static void kmark_ctx_chars(const struct kmark_entry *e, char *c)
 {
 	u8 f = e->flags;
 	bool irqs_off = f & KMARK_FLAG_IRQS_OFF, bh_off = f & KMARK_FLAG_BH_OFF;
 	bool nmi = f & KMARK_FLAG_NMI, hard = f & KMARK_FLAG_HARDIRQ;
 	bool soft = f & KMARK_FLAG_SOFTIRQ;
-	char c[6];
-
 	c[0] = irqs_off && bh_off ? 'D' : irqs_off ? 'd' : bh_off ? 'b' : '.';
 	switch (f & (KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED)) {
 	case KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED:
@@ -52,14 +41,13 @@ static void kmark_print_ctx(struct seq_buf *s, const struct kmark_entry *e)
 	c[3] = (e->preempt_count & 0xf) ? hex_asc[e->preempt_count & 0xf] : '.';
 	c[4] = (e->preempt_count >> 4) ? hex_asc[e->preempt_count >> 4] : '.';
 	c[5] = '\0';
-	seq_buf_printf(s, "%s ", c);
 }
 
 /**
  * kmark_print_fields - render a record's arguments with its marker's format
  * @s:		output
  * @l:		the marker's layout
- * @data:	the arguments as kmark_record_args() stored them
+ * @data:	the arguments as kmark_write_args() stored them
  * @end:	end of the record; a short record prints what it holds
  */
 void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
@@ -113,7 +101,9 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 		       const struct kmark_entry *e, unsigned int len)
 {
 	const struct kmark_marker *m;
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN], ctx[6];
+	u64 usecs;
+	u32 rem;
 
 	if (len < sizeof(*e)) {
 		seq_buf_printf(s, "CPU:%d [BAD RECORD %u BYTES]\n", cpu, len);
@@ -125,14 +115,17 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 		memcpy(comm, e->comm, TASK_COMM_LEN);
 		comm[TASK_COMM_LEN - 1] = '\0';
 	}
-	seq_buf_printf(s, "%16s-%-7d [%03d] ", comm, e->pid, cpu);
-	kmark_print_ctx(s, e);
-	kmark_print_ts(s, ts);
+	kmark_ctx_chars(e, ctx);
+	/* ftrace rounds nanoseconds to the nearest microsecond (ns2usecs()). */
+	usecs = div_u64(ts + 500, NSEC_PER_USEC);
+	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
 
 	rcu_read_lock();
 	m = kmark_marker_by_id(e->id);
+	/* One printf for the whole context: the reader's main cost. */
+	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
+		       cpu, ctx, (unsigned long)usecs, rem, m ? m->event : "?");
 	if (m) {
-		seq_buf_printf(s, "%s: ", m->event);
 		kmark_print_fields(s, m->layout, e->data, (const u8 *)e + len);
 	} else {
 		seq_buf_printf(s, "<unknown event %u>", e->id);

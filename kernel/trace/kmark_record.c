@@ -21,6 +21,7 @@
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <asm/local.h>
 
 #include "kmark_internal.h"
@@ -135,91 +136,78 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 	memcpy(e->comm, current->comm, TASK_COMM_LEN);
 }
 
-/*
- * kmark_record_args - store a marker's arguments as its layout says
- * @layout:	the marker's layout
- * @dst:	where to write
- * @size:	room at @dst
+/**
+ * kmark_collect_args - take a marker's arguments off the va_list, once
+ * @l:		the marker's layout
  * @args:	the arguments
+ * @a:		out: each argument's value (strings: pointer and length)
  *
- * Return: bytes written. Strings are cut to fit @size (and KMARK_STR_MAX).
+ * The recorder walks the va_list once: values go to @a, and each string's
+ * length is measured once, so that the record's size is known before the
+ * ring buffer is asked for room and the copy needs no second walk.
+ *
+ * Return: bytes the arguments take in a record.
  */
-size_t notrace kmark_record_args(const struct kmark_layout *layout, u8 *dst,
-				 size_t size, va_list *args)
-{
-	u8 *p = dst, *end = dst + size;
-	unsigned int i;
-
-	for (i = 0; i < layout->nr_fields; i++) {
-		const struct kmark_field *f = &layout->fields[i];
-		union { int i; unsigned long l; u64 ll; } v;
-
-		switch (f->type) {
-		case KMARK_ARG_INT:
-			v.i = va_arg(*args, int);
-			break;
-		case KMARK_ARG_LONG:
-			v.l = va_arg(*args, unsigned long);
-			break;
-		case KMARK_ARG_LLONG:
-			v.ll = va_arg(*args, u64);
-			break;
-		case KMARK_ARG_STR: {
-			const char *s = va_arg(*args, const char *);
-			size_t room = min_t(size_t, end - p, KMARK_STR_MAX);
-			size_t n;
-
-			if (!room)
-				return p - dst;
-			if (!s)
-				s = "(null)";
-			n = strnlen(s, room - 1);
-			memcpy(p, s, n);
-			p[n] = '\0';
-			p += n + 1;
-			continue;
-		}
-		}
-		if (end - p < f->size)
-			return p - dst;
-		memcpy(p, &v, f->size);
-		p += f->size;
-	}
-	return p - dst;
-}
-
-/* Bytes the arguments will take: the fixed part plus each string. */
-static size_t notrace kmark_args_size(const struct kmark_layout *l,
-					va_list *args)
+size_t notrace kmark_collect_args(const struct kmark_layout *l, va_list *args,
+				  struct kmark_argv *a)
 {
 	size_t size = l->fixed_size;
 	unsigned int i;
-	va_list a;
 
-	if (!l->has_strings)
-		return size;
-	va_copy(a, *args);
 	for (i = 0; i < l->nr_fields; i++) {
 		switch (l->fields[i].type) {
 		case KMARK_ARG_INT:
-			(void)va_arg(a, int);
+			a->v[i].ll = (u32)va_arg(*args, int);
 			break;
 		case KMARK_ARG_LONG:
-			(void)va_arg(a, unsigned long);
+			a->v[i].ll = va_arg(*args, unsigned long);
 			break;
 		case KMARK_ARG_LLONG:
-			(void)va_arg(a, u64);
+			a->v[i].ll = va_arg(*args, u64);
 			break;
 		case KMARK_ARG_STR: {
-			const char *s = va_arg(a, const char *);
+			const char *str = va_arg(*args, const char *) ?: "(null)";
 
-			size += (s ? strnlen(s, KMARK_STR_MAX - 1) : 6) + 1;
+			a->v[i].s = str;
+			a->len[i] = strnlen(str, KMARK_STR_MAX - 1);
+			size += a->len[i] + 1;
 			break;
 		}
 		}
 	}
-	va_end(a);
 	return size;
+}
+
+/**
+ * kmark_write_args - store collected arguments as the layout says
+ * @l:		the marker's layout
+ * @a:		from kmark_collect_args()
+ * @dst:	room for the size kmark_collect_args() returned
+ *
+ * Records store the arguments back to back, unaligned, in field order.
+ */
+void notrace kmark_write_args(const struct kmark_layout *l,
+			      const struct kmark_argv *a, u8 *dst)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr_fields; i++) {
+		switch (l->fields[i].size) {
+		case 0:				/* string */
+			memcpy(dst, a->v[i].s, a->len[i]);
+			dst[a->len[i]] = '\0';
+			dst += a->len[i] + 1;
+			break;
+		case 4:
+			put_unaligned((u32)a->v[i].ll, (u32 *)dst);
+			dst += 4;
+			break;
+		default:
+			put_unaligned(a->v[i].ll, (u64 *)dst);
+			dst += 8;
+			break;
+		}
+	}
 }
 
 /**
@@ -267,11 +255,16 @@ void notrace kmark_commit(void)
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 				va_list *args)
 {
-	size_t size = kmark_args_size(m->layout, args);
-	struct kmark_entry *e = kmark_reserve(m->id, size, true);
+	struct kmark_argv a __uninitialized;
+	struct kmark_entry *e;
+	size_t size;
 
+	if (!READ_ONCE(kmark_tracing_on))
+		return;
+	size = kmark_collect_args(m->layout, args, &a);
+	e = kmark_reserve(m->id, size, true);
 	if (!e)
 		return;
-	kmark_record_args(m->layout, e->data, size, args);
+	kmark_write_args(m->layout, &a, e->data);
 	kmark_commit();
 }

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: per-hit cost benchmark, in the manner of trace_benchmark.c.
+ *
+ *   echo 'MODE N' > /sys/kernel/debug/kmark/bench
+ *   cat /sys/kernel/debug/kmark/bench      ->  "MODE N TOTAL_NS"
+ *
+ * runs N calls of one of three noinline functions in the writer's context
+ * and times the loop with local_clock():
+ *   plain       no marker (kprobes may be placed on kmark_bench_plain)
+ *   marker      the marker kmark_bench "a=%d b=%ld comm=%s"; whether it is
+ *               enabled, and tracing_on, is set through the usual files
+ *   tracepoint  the ftrace event kmark_bench:kmark_bench with the same
+ *               fields (CONFIG_TRACING kernels only)
+ * Under QEMU with -icount shift=0 a guest nanosecond is one instruction, so
+ * the figures are instruction counts.
+ */
+#define pr_fmt(fmt) "kmark: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <trace/kmark.h>
+
+#ifdef CONFIG_TRACING
+#define CREATE_TRACE_POINTS
+#include "kmark_bench_trace.h"
+#endif
+
+/* Results of the last run; under kmark_bench_mutex. */
+static DEFINE_MUTEX(kmark_bench_mutex);
+static char kmark_bench_result[96] = "none\n";
+
+/* Global, so that the compiler keeps them whole (no .isra clones). */
+void kmark_bench_plain(int a, long b);
+void kmark_bench_marker(int a, long b);
+void kmark_bench_tracepoint(int a, long b);
+
+noinline void kmark_bench_plain(int a, long b)
+{
+	barrier();
+}
+
+noinline void kmark_bench_marker(int a, long b)
+{
+	kmark(kmark_bench, "a=%d b=%ld comm=%s", a, b, current->comm);
+	barrier();
+}
+
+#ifdef CONFIG_TRACING
+noinline void kmark_bench_tracepoint(int a, long b)
+{
+	trace_kmark_bench(a, b, current->comm);
+	barrier();
+}
+#endif
+
+static ssize_t kmark_bench_write(struct file *file, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	void (*fn)(int a, long b);
+	char mode[16], *buf;
+	unsigned long n, i;
+	u64 t0, t1;
+
+	buf = memdup_user_nul(ubuf, min(cnt, (size_t)63));
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (sscanf(buf, "%15s %lu", mode, &n) != 2 || !n || n > 100000000) {
+		kfree(buf);
+		return -EINVAL;
+	}
+	kfree(buf);
+	if (!strcmp(mode, "plain"))
+		fn = kmark_bench_plain;
+	else if (!strcmp(mode, "marker"))
+		fn = kmark_bench_marker;
+#ifdef CONFIG_TRACING
+	else if (!strcmp(mode, "tracepoint"))
+		fn = kmark_bench_tracepoint;
+#endif
+	else
+		return -EINVAL;
+
+	mutex_lock(&kmark_bench_mutex);
+	t0 = local_clock();
+	for (i = 0; i < n; i++)
+		fn(i, i);
+	t1 = local_clock();
+	snprintf(kmark_bench_result, sizeof(kmark_bench_result),
+		 "%s %lu %llu\n", mode, n, t1 - t0);
+	mutex_unlock(&kmark_bench_mutex);
+	return cnt;
+}
+
+static ssize_t kmark_bench_read(struct file *file, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&kmark_bench_mutex);
+	ret = simple_read_from_buffer(ubuf, cnt, ppos, kmark_bench_result,
+				      strlen(kmark_bench_result));
+	mutex_unlock(&kmark_bench_mutex);
+	return ret;
+}
+
+static const struct file_operations kmark_bench_fops = {
+	.read = kmark_bench_read,
+	.write = kmark_bench_write,
+	.llseek = default_llseek,
+};
+
+static int __init kmark_bench_init(void)
+{
+	struct dentry *dir = debugfs_lookup("kmark", NULL);
+
+	if (IS_ERR_OR_NULL(dir))
+		return -ENODEV;
+	debugfs_create_file("bench", 0600, dir, NULL, &kmark_bench_fops);
+	dput(dir);
+	return 0;
+}
+late_initcall(kmark_bench_init);

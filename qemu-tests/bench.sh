@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of 'make bench' (x86_64 bench kernel: kmark + ftrace, no
+# lockdep). Prints "BENCH <name> <value>" lines for scripts/bench.sh; every
+# comparison is measured in this one boot, configurations interleaved.
+# N (hits per run), RUNS (runs per configuration), PP (ping-pong round trips)
+# come from the environment.
+K=/sys/kernel/debug/kmark
+T=/sys/kernel/debug/tracing
+N=${N:-200000} RUNS=${RUNS:-5} PP=${PP:-5000} FLOOD=${FLOOD:-1000000}
+[ -d $T ] || mount -t tracefs tracefs $T 2>/dev/null
+out() { echo "BENCH $*"; }
+# bench MODE: total ns of N calls, on CPU 0
+bench() { echo "$1 $N" > $K/bench; set -- $(cat $K/bench); echo "$3"; }
+clear_bufs() { echo > $K/trace; echo > $T/trace; }
+KP='a=$arg1:s32 b=$arg2:s64 comm=$comm'
+
+echo 1408 > $K/buffer_size_kb
+echo 1408 > $T/buffer_size_kb
+echo > $K/set_event
+# Warm the emulator and the caches up.
+bench plain > /dev/null; bench marker > /dev/null
+kmark-testprog pingpong-time 500 > /dev/null
+
+r=0
+while [ $r -lt "$RUNS" ]; do
+	r=$((r + 1))
+	out hit.plain "$(bench plain)"
+	out hit.marker_off "$(bench marker)"
+	echo kmark_bench > $K/set_event
+	out hit.marker_on "$(bench marker)"
+	echo 0 > $K/tracing_on
+	out hit.marker_paused "$(bench marker)"
+	echo 1 > $K/tracing_on
+	echo > $K/set_event
+	out hit.tracepoint_off "$(bench tracepoint)"
+	echo 1 > $T/events/kmark_bench/kmark_bench/enable
+	out hit.tracepoint_on "$(bench tracepoint)"
+	echo 0 > $T/events/kmark_bench/kmark_bench/enable
+	echo "p:bk kmark_bench_plain $KP" > $K/kprobe_events
+	echo bk > $K/set_event
+	out hit.kmark_kprobe "$(bench plain)"
+	echo > $K/set_event
+	echo > $K/kprobe_events
+	echo "p:bk kmark_bench_plain $KP" > $T/kprobe_events
+	echo 1 > $T/events/kprobes/bk/enable
+	out hit.ftrace_kprobe "$(bench plain)"
+	echo 0 > $T/events/kprobes/bk/enable
+	echo > $T/kprobe_events
+	clear_bufs
+
+	out switch.none "$(kmark-testprog pingpong-time "$PP")"
+	echo sched_switch > $K/set_event
+	out switch.kmark "$(kmark-testprog pingpong-time "$PP")"
+	echo > $K/set_event
+	echo 1 > $T/events/sched/sched_switch/enable
+	out switch.ftrace "$(kmark-testprog pingpong-time "$PP")"
+	echo 0 > $T/events/sched/sched_switch/enable
+	clear_bufs
+done
+
+# Reader throughput: a marker (or event) flood on CPU 0, one reader on CPU 1.
+sum() { cat "$1"/per_cpu/cpu*/stats | sed -n "s/^$2: //p" | awk '{ s += $1 } END { print s + 0 }'; }
+flood() {	# flood NAME DIR MODE READER...
+	name=$1 dir=$2 mode=$3; shift 3
+	clear_bufs
+	taskset 2 "$@" > /dev/null 2>&1 &
+	rd=$!
+	sleep 1
+	r0=$(sum "$dir" 'read events')
+	echo "$mode $FLOOD" > $K/bench
+	set -- $(cat $K/bench)
+	ns=$3
+	sleep 2
+	kill $rd 2>/dev/null; wait $rd 2>/dev/null
+	read=$(( $(sum "$dir" 'read events') - r0 ))
+	lost=$(( $(sum "$dir" overrun) + $(sum "$dir" 'dropped events') ))
+	out "read.$name.events" "$read"
+	out "read.$name.lost" "$lost"
+	out "read.$name.ns" "$ns"
+}
+echo kmark_bench > $K/set_event
+flood kmark_cat $K marker cat $K/trace_pipe
+flood kmark_tool $K marker kmark stream
+echo > $K/set_event
+echo 1 > $T/events/kmark_bench/kmark_bench/enable
+flood ftrace_cat $T tracepoint cat $T/trace_pipe
+echo 0 > $T/events/kmark_bench/kmark_bench/enable
+out done 1

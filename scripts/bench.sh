@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench [QUICK=1]: kmark against ftrace, side by side in one boot of
+# the x86_64 bench kernel (no lockdep), once under instruction counting
+# (-icount shift=0: 1 guest ns = 1 instruction; the headline) and once under
+# plain TCG (wall clock, noisy). Writes BENCHMARKS.md (QUICK: only
+# build/bench/BENCHMARKS.quick.md) and ends with "N passed, N failed",
+# where each figure that was produced is a pass.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+INFO_TAG=BENCH
+quick=${QUICK:-0}
+out=$BUILD/bench
+mkdir -p "$out"
+if [ "$quick" = 1 ]; then
+	env='N=20000 RUNS=1 PP=500 FLOOD=100000'
+else
+	env='N=200000 RUNS=5 PP=5000 FLOOD=1000000'
+fi
+
+"$top/scripts/setup.sh"
+"$top/scripts/build-kernel.sh" x86_64-bench
+"$top/scripts/mkinitramfs.sh" x86_64-bench
+printf '#!/bin/sh\ntaskset -p 1 $$ > /dev/null\n%s . /tests/bench.sh\n' \
+	"$(echo "$env" | sed 's/\([A-Z]*=[0-9]*\)/export \1;/g')" > "$out/run.sh"
+
+for mode in icount tcg; do
+	qa=
+	[ $mode = icount ] && qa='-icount shift=0,sleep=off'
+	info "boot ($mode): $env"
+	start=$(date +%s)
+	LOG=$out/$mode.log TIMEOUT=3000 QEMU_ARGS="$qa" \
+		"$top/scripts/boot.sh" x86_64-bench script "$out/run.sh" 2>"$out/$mode.cmd" || true
+	echo "$(( $(date +%s) - start ))" > "$out/$mode.secs"
+done
+
+vmlinux=$BUILD/x86_64-bench/vmlinux
+# The disabled marker site: kmark_bench_marker's code, for the table.
+objdump -d --no-show-raw-insn "$vmlinux" > "$out/vmlinux.dis"
+awk '/<kmark_bench_marker>:$/ { p = 1 } p && /^$/ { exit } p' "$out/vmlinux.dis" > "$out/site.txt"
+rm -f "$out/vmlinux.dis"
+# kmark's run-time objects (not its KUnit tests or this bench facility).
+(cd "$BUILD/x86_64-bench/kernel/trace" && size kmark.o kmark_record.o \
+	kmark_output.o kmark_fs.o kmark_kprobe.o) > "$out/objsize.txt"
+size "$vmlinux" > "$out/size-kmark.txt"
+if [ "$quick" != 1 ]; then
+	# The same kernel without kmark: its text size, and the ping-pong
+	# untraced, against the kmark kernel's untraced (markers compiled in,
+	# disabled) run; -icount makes the two boots comparable.
+	"$top/scripts/build-kernel.sh" x86_64-nokmark
+	"$top/scripts/mkinitramfs.sh" x86_64-nokmark
+	size "$BUILD/x86_64-nokmark/vmlinux" > "$out/size-nokmark.txt"
+	pp=$(echo "$env" | sed 's/.*PP=\([0-9]*\).*/\1/')
+	runs=$(echo "$env" | sed 's/.*RUNS=\([0-9]*\).*/\1/')
+	printf '#!/bin/sh\ntaskset -p 1 $$ > /dev/null\nkmark-testprog pingpong-time 500 > /dev/null\nfor i in $(seq %s); do echo "BENCH switch.nokmark $(kmark-testprog pingpong-time %s)"; done\n' \
+		"$runs" "$pp" > "$out/run-nokmark.sh"
+	info "boot (icount, kernel without kmark)"
+	LOG=$out/icount-nokmark.log TIMEOUT=1200 QEMU_ARGS='-icount shift=0,sleep=off' \
+		"$top/scripts/boot.sh" x86_64-nokmark script "$out/run-nokmark.sh" 2>/dev/null || true
+else
+	rm -f "$out/size-nokmark.txt" "$out/icount-nokmark.log"
+fi
+dest=$top/BENCHMARKS.md
+[ "$quick" = 1 ] && dest=$out/BENCHMARKS.quick.md
+python3 "$top/scripts/bench_report.py" "$out" "$dest" "$quick" "$env" \
+	"$(qemu-system-x86_64 --version | head -n 1)" \
+	"$(dpkg-query -W -f='${Version}' linux-source-6.12)"

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the bench guests' "BENCH name value" lines into BENCHMARKS.md.
+
+Usage: bench_report.py OUTDIR DEST QUICK ENV QEMU_VERSION KERNEL_VERSION
+
+Every figure is a ratio or difference of runs from the same boot. Prints the
+table and "N passed, N failed", where each expected figure that was produced
+is a pass (the bench asserts that it measured, never what it measured).
+"""
+import os
+import platform
+import re
+import statistics
+import sys
+
+
+def load(path):
+    vals = {}
+    if not os.path.exists(path):
+        return vals
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = re.match(r'^BENCH (\S+) (-?\d+)\s*$', line.strip('\r\n'))
+            if m:
+                vals.setdefault(m.group(1), []).append(int(m.group(2)))
+    return vals
+
+
+def med(vals, key):
+    v = vals.get(key)
+    return statistics.median(v) if v else None
+
+
+def env_int(env, name):
+    m = re.search(name + r'=(\d+)', env)
+    return int(m.group(1))
+
+
+def figures(vals, env):
+    n, pp = env_int(env, 'N'), env_int(env, 'PP')
+    f = {}
+
+    def per_hit(key):
+        v = med(vals, key)
+        return None if v is None else v / n
+
+    plain = per_hit('hit.plain')
+    if plain is not None:
+        f['hit.plain'] = plain
+        for k in ('marker_off', 'marker_on', 'marker_paused', 'kmark_kprobe',
+                  'ftrace_kprobe'):
+            v = per_hit('hit.' + k)
+            if v is not None:
+                f['hit.' + k] = v - plain
+    tp_off, tp_on = per_hit('hit.tracepoint_off'), per_hit('hit.tracepoint_on')
+    if tp_off is not None and tp_on is not None:
+        f['hit.tracepoint_on'] = tp_on - tp_off
+    if plain and per_hit('hit.marker_off') is not None:
+        f['hit.marker_off_ratio'] = per_hit('hit.marker_off') / plain
+    none = med(vals, 'switch.none')
+    for k in ('kmark', 'ftrace'):
+        v = med(vals, 'switch.' + k)
+        if none is not None and v is not None:
+            f['switch.' + k] = (v - none) / (2 * pp)
+    for r in ('kmark_cat', 'kmark_tool', 'ftrace_cat'):
+        ev, ns = med(vals, f'read.{r}.events'), med(vals, f'read.{r}.ns')
+        lost = med(vals, f'read.{r}.lost')
+        if ev is not None and ns:
+            f[f'read.{r}.eps'] = ev / (ns / 1e9)
+            f[f'read.{r}.lost'] = lost
+    return f
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return 'n/a'
+    return f'{a / b:.2f}x'
+
+
+def fmt(v, unit=''):
+    if v is None:
+        return 'missing'
+    if isinstance(v, float) and abs(v) < 100:
+        return f'{v:.1f}{unit}'
+    return f'{v:,.0f}{unit}'
+
+
+def rfmt(v):
+    return 'missing' if v is None else f'{v:.3f}x'
+
+
+def main():
+    outdir, dest, quick, env, qemu, kver = sys.argv[1:7]
+    quick = quick == '1'
+    modes = {m: figures(load(os.path.join(outdir, m + '.log')), env)
+             for m in ('icount', 'tcg')}
+    nok = med(load(os.path.join(outdir, 'icount-nokmark.log')), 'switch.nokmark')
+    ic_none = med(load(os.path.join(outdir, 'icount.log')), 'switch.none')
+    if nok and ic_none:
+        modes['icount']['switch.disabled_vs_nokmark'] = ic_none / nok
+    ic, tc = modes['icount'], modes['tcg']
+    L = []
+    L.append('# kmark benchmarks' + (' (QUICK: one short round)' if quick else ''))
+    L.append('')
+    L.append('Produced by `make bench`' + (' QUICK=1' if quick else '') +
+             f' ({env}). All figures of a column come from one boot of the '
+             'x86_64 bench kernel (kmark and ftrace both built in, no lockdep), '
+             'configurations interleaved, medians of the runs.')
+    L.append('')
+    L.append(f'- Machine: {platform.machine()}, {os.cpu_count()} cores; '
+             f'{qemu}; TCG (KVM does not work here).')
+    L.append(f'- Kernel: Debian linux-source-6.12 {kver}, tinyconfig + '
+             'scripts/config/{common,x86_64,bench}.config.')
+    L.append('- **icount**: `-icount shift=0,sleep=off` with `tsc_early_khz=1000000`: '
+             'one guest ns is one guest instruction, so these are instruction '
+             'counts and repeatable. **tcg**: plain TCG wall clock, noisy (about 10 %).')
+    L.append('- Command: `make bench`' + (' QUICK=1' if quick else '') + '.')
+    L.append('')
+    L.append('| figure | icount | tcg | goal |')
+    L.append('|---|---:|---:|---|')
+
+    def row(name, key, unit, goal=''):
+        L.append(f'| {name} | {fmt(ic.get(key), unit)} | {fmt(tc.get(key), unit)} | {goal} |')
+
+    def rrow(name, a, b, goal=''):
+        L.append(f'| {name} | {ratio(ic.get(a), ic.get(b))} | '
+                 f'{ratio(tc.get(a), tc.get(b))} | {goal} |')
+
+    row('call of a function with no marker (ns/insns per call)', 'hit.plain', '')
+    row('+ disabled kmark marker, per call', 'hit.marker_off', '')
+    L.append(f"| disabled marker / no marker (whole call) | "
+            f"{rfmt(ic.get('hit.marker_off_ratio'))} | {rfmt(tc.get('hit.marker_off_ratio'))} | within 1.01x |")
+    L.append(f"| ping-pong, sched_switch marker compiled in but disabled / kernel without kmark | "
+             f"{rfmt(ic.get('switch.disabled_vs_nokmark'))} | not measured | within 1.01x |")
+    row('+ kmark marker enabled, per event', 'hit.marker_on', '')
+    row('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused', '')
+    row('+ ftrace TRACE_EVENT (same fields) enabled, per event', 'hit.tracepoint_on', '')
+    rrow('**kmark / ftrace, enabled event**', 'hit.marker_on', 'hit.tracepoint_on', '<= 0.8x')
+    row('+ kmark kprobe event (3 args), per hit', 'hit.kmark_kprobe', '')
+    row('+ ftrace kprobe_event (same args), per hit', 'hit.ftrace_kprobe', '')
+    rrow('kmark / ftrace, kprobe', 'hit.kmark_kprobe', 'hit.ftrace_kprobe', '')
+    row('sched_switch: kmark, added per switch', 'switch.kmark', '')
+    row('sched_switch: ftrace, added per switch', 'switch.ftrace', '')
+    rrow('**kmark / ftrace, sched_switch**', 'switch.kmark', 'switch.ftrace', '<= 0.8x')
+    row('reader: kmark trace_pipe + cat, events/s', 'read.kmark_cat.eps', '')
+    row('reader: kmark trace_pipe + kmark stream, events/s', 'read.kmark_tool.eps', '')
+    row('reader: ftrace trace_pipe + cat, events/s', 'read.ftrace_cat.eps', '')
+    rrow('kmark / ftrace, reader (cat)', 'read.kmark_cat.eps', 'read.ftrace_cat.eps', '>= 1x')
+    row('lost in the flood: kmark (counted, shown)', 'read.kmark_cat.lost', '')
+    row('lost in the flood: ftrace', 'read.ftrace_cat.lost', '')
+    L.append('')
+    L.append('Per-event figures are the difference to the same loop without the '
+             'event (kprobes: the plain function; ftrace event: its disabled '
+             'tracepoint). Reader figures: events the reader consumed per second '
+             'of the flood (guest time), one writer on CPU 0, the reader on CPU 1.')
+    L.append('')
+
+    # Size.
+    L.append('## Size')
+    L.append('')
+    site = open(os.path.join(outdir, 'site.txt')).read().strip().splitlines()
+    L.append('The disabled marker in `kmark_bench_marker()` (bench vmlinux): the '
+             'site is a 2- or 5-byte NOP (`jmp` when enabled) and the argument '
+             'set-up and call are out of line:')
+    L.append('')
+    L.append('```')
+    L.extend(site[:24])
+    L.append('```')
+    L.append('')
+    objs = open(os.path.join(outdir, 'objsize.txt')).read().strip().splitlines()
+    text = sum(int(x.split()[0]) for x in objs[1:])
+    L.append(f'kmark objects (kernel/trace/kmark*.o) text: {text:,} bytes.')
+    sk = os.path.join(outdir, 'size-kmark.txt')
+    sn = os.path.join(outdir, 'size-nokmark.txt')
+    size_delta = None
+    if os.path.exists(sn):
+        a = int(open(sk).read().splitlines()[1].split()[0])
+        b = int(open(sn).read().splitlines()[1].split()[0])
+        size_delta = a - b
+        L.append(f'vmlinux text: {a:,} bytes with CONFIG_KMARK, {b:,} without: '
+                 f'+{size_delta:,} bytes (+{100.0 * size_delta / b:.2f} %).')
+    else:
+        L.append('vmlinux text with and without CONFIG_KMARK: full `make bench` only.')
+    L.append('')
+
+    # The checks: every figure produced, nothing about its value.
+    want = ['hit.plain', 'hit.marker_off', 'hit.marker_on', 'hit.marker_paused',
+            'hit.tracepoint_on', 'hit.kmark_kprobe', 'hit.ftrace_kprobe',
+            'switch.kmark', 'switch.ftrace', 'read.kmark_cat.eps',
+            'read.kmark_tool.eps', 'read.ftrace_cat.eps']
+    passed = failed = 0
+    for mode, f in modes.items():
+        for k in want:
+            if f.get(k) is None:
+                failed += 1
+                print(f'[bench] not ok {mode}.{k}  # figure missing')
+            else:
+                passed += 1
+    if any(l.strip() for l in site):
+        passed += 1
+    else:
+        failed += 1
+        print('[bench] not ok site-disassembly  # missing')
+    if not quick:
+        if ic.get('switch.disabled_vs_nokmark') is None:
+            failed += 1
+            print('[bench] not ok icount.switch.disabled_vs_nokmark  # missing')
+        else:
+            passed += 1
+        if size_delta is None:
+            failed += 1
+            print('[bench] not ok vmlinux-size  # missing')
+        else:
+            passed += 1
+    with open(dest, 'w') as f:
+        f.write('\n'.join(L) + '\n')
+    print('\n'.join(L))
+    print(f'bench: {passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -43,14 +43,29 @@ rm -f "$out/vmlinux.dis"
 # kmark's run-time objects (not its KUnit tests or this bench facility).
 (cd "$BUILD/x86_64-bench/kernel/trace" && size kmark.o kmark_record.o \
 	kmark_output.o kmark_fs.o kmark_kprobe.o) > "$out/objsize.txt"
-size "$vmlinux" > "$out/size-kmark.txt"
+# What a build holds: code (the sizes of all functions: .text itself is
+# padded to 2 MiB on x86_64), read-only data and data.
+vmsize() {
+	nm -S --defined-only "$1" | python3 -c '
+import sys
+code, sym = 0, {}
+for l in sys.stdin:
+    f = l.split()
+    if len(f) == 4 and f[2] in "tTwW":
+        code += int(f[1], 16)
+    if len(f) >= 3:
+        sym[f[-1]] = int(f[0], 16)
+print("code=%d rodata=%d data=%d" % (code, sym["__end_rodata"] - sym["__start_rodata"],
+                                     sym["_edata"] - sym["_sdata"]))'
+}
+vmsize "$vmlinux" > "$out/size-kmark.txt"
 if [ "$quick" != 1 ]; then
 	# The same kernel without kmark: its text size, and the ping-pong
 	# untraced, against the kmark kernel's untraced (markers compiled in,
 	# disabled) run; -icount makes the two boots comparable.
 	"$top/scripts/build-kernel.sh" x86_64-nokmark
 	"$top/scripts/mkinitramfs.sh" x86_64-nokmark
-	size "$BUILD/x86_64-nokmark/vmlinux" > "$out/size-nokmark.txt"
+	vmsize "$BUILD/x86_64-nokmark/vmlinux" > "$out/size-nokmark.txt"
 	pp=$(echo "$env" | sed 's/.*PP=\([0-9]*\).*/\1/')
 	runs=$(echo "$env" | sed 's/.*RUNS=\([0-9]*\).*/\1/')
 	printf '#!/bin/sh\ntaskset -p 1 $$ > /dev/null\nkmark-testprog pingpong-time 500 > /dev/null\nfor i in $(seq %s); do echo "BENCH switch.nokmark $(kmark-testprog pingpong-time %s)"; done\n' \

@@ -34,24 +34,20 @@
 static DEFINE_MUTEX(kmark_bench_mutex);
 static char kmark_bench_result[96] = "none\n";
 
-/* Global, so that the compiler keeps them whole (no .isra clones). */
-void kmark_bench_plain(int a, long b);
-void kmark_bench_marker(int a, long b);
-void kmark_bench_tracepoint(int a, long b);
-
-noinline void kmark_bench_plain(int a, long b)
+/* noclone: the compiler keeps them whole (no .isra clones) for kprobes. */
+static noinline __noclone void kmark_bench_plain(int a, long b)
 {
 	barrier();
 }
 
-noinline void kmark_bench_marker(int a, long b)
+static noinline __noclone void kmark_bench_marker(int a, long b)
 {
 	kmark(kmark_bench, "a=%d b=%ld comm=%s", a, b, current->comm);
 	barrier();
 }
 
 #ifdef CONFIG_TRACING
-noinline void kmark_bench_tracepoint(int a, long b)
+static noinline __noclone void kmark_bench_tracepoint(int a, long b)
 {
 	trace_kmark_bench(a, b, current->comm);
 	barrier();
@@ -66,7 +62,7 @@ static ssize_t kmark_bench_write(struct file *file, const char __user *ubuf,
 	unsigned long n, i;
 	u64 t0, t1;
 
-	buf = memdup_user_nul(ubuf, min(cnt, (size_t)63));
+	buf = memdup_user_nul(ubuf, min_t(size_t, cnt, 63));
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	if (sscanf(buf, "%15s %lu", mode, &n) != 2 || !n || n > 100000000) {

@@ -1279,5 +1279,6 @@ out:
 	kmark_boot_events_retry();
 	return 0;
 }
+
 /* After kprobes are up; kmark_event= names of these probes are applied here. */
 fs_initcall(kmark_kprobe_boot);

@@ -22,6 +22,7 @@ static void kmark_ctx_chars(const struct kmark_entry *e, char *c)
 	bool irqs_off = f & KMARK_FLAG_IRQS_OFF, bh_off = f & KMARK_FLAG_BH_OFF;
 	bool nmi = f & KMARK_FLAG_NMI, hard = f & KMARK_FLAG_HARDIRQ;
 	bool soft = f & KMARK_FLAG_SOFTIRQ;
+
 	c[0] = irqs_off && bh_off ? 'D' : irqs_off ? 'd' : bh_off ? 'b' : '.';
 	switch (f & (KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED)) {
 	case KMARK_FLAG_NEED_RESCHED | KMARK_FLAG_PREEMPT_RESCHED:
@@ -125,11 +126,10 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem, m ? m->event : "?");
-	if (m) {
+	if (m)
 		kmark_print_fields(s, m->layout, e->data, (const u8 *)e + len);
-	} else {
+	else
 		seq_buf_printf(s, "<unknown event %u>", e->id);
-	}
 	rcu_read_unlock();
 	seq_buf_putc(s, '\n');
 }

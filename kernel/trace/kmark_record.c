@@ -37,6 +37,7 @@ struct kmark_cpu_stats {
 	local_t written;
 	local_t dropped;
 };
+
 static DEFINE_PER_CPU(struct kmark_cpu_stats, kmark_stats);
 
 unsigned long kmark_written(int cpu)

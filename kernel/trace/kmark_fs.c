@@ -298,18 +298,19 @@ static const struct file_operations kmark_buffer_kb_fops = {
 
 /* --- available_markers, set_event ---------------------------------------- */
 
-static void *kmark_markers_start(struct seq_file *m, loff_t *pos)
+/* seq_file walk over kmark_markers, under kmark_mutex (also kprobe files). */
+void *kmark_markers_start(struct seq_file *m, loff_t *pos)
 {
 	mutex_lock(&kmark_mutex);
 	return seq_list_start(&kmark_markers, *pos);
 }
 
-static void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos)
+void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	return seq_list_next(v, &kmark_markers, pos);
 }
 
-static void kmark_markers_stop(struct seq_file *m, void *v)
+void kmark_markers_stop(struct seq_file *m, void *v)
 {
 	mutex_unlock(&kmark_mutex);
 }

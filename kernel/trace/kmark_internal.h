@@ -220,7 +220,10 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *layout,
 void kmark_print_header(struct seq_buf *s, unsigned long entries,
 			unsigned long written);
 
-/* kmark_fs.c: ftrace-style error_log. */
+/* kmark_fs.c: ftrace-style error_log; seq_file walk over kmark_markers. */
+void *kmark_markers_start(struct seq_file *m, loff_t *pos);
+void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
+void kmark_markers_stop(struct seq_file *m, void *v);
 void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
 struct dentry;
 #ifdef CONFIG_KMARK_KPROBES

@@ -1101,22 +1101,6 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 	return cnt;
 }
 
-static void *kmark_kp_start(struct seq_file *m, loff_t *pos)
-{
-	mutex_lock(&kmark_mutex);
-	return seq_list_start(&kmark_markers, *pos);
-}
-
-static void *kmark_kp_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return seq_list_next(v, &kmark_markers, pos);
-}
-
-static void kmark_kp_stop(struct seq_file *m, void *v)
-{
-	mutex_unlock(&kmark_mutex);
-}
-
 /* The definition in kprobe_events syntax: "p:kprobes/myopen do_sys_openat2+0 ..." */
 static int kmark_kp_show(struct seq_file *m, void *v)
 {
@@ -1159,16 +1143,16 @@ static int kmark_kp_profile_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations kmark_kp_seq_ops = {
-	.start = kmark_kp_start,
-	.next = kmark_kp_next,
-	.stop = kmark_kp_stop,
+	.start = kmark_markers_start,
+	.next = kmark_markers_next,
+	.stop = kmark_markers_stop,
 	.show = kmark_kp_show,
 };
 
 static const struct seq_operations kmark_kp_profile_seq_ops = {
-	.start = kmark_kp_start,
-	.next = kmark_kp_next,
-	.stop = kmark_kp_stop,
+	.start = kmark_markers_start,
+	.next = kmark_markers_next,
+	.stop = kmark_markers_stop,
 	.show = kmark_kp_profile_show,
 };
 

@@ -150,8 +150,10 @@ static int kmark_open_check(void)
 /* A user's text command: at most a page, NUL-terminated. */
 static char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
 {
-	if (cnt >= PAGE_SIZE)
+	if (cnt >= PAGE_SIZE) {
+		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
 		return ERR_PTR(-E2BIG);
+	}
 	return memdup_user_nul(ubuf, cnt);
 }
 
@@ -414,8 +416,10 @@ static ssize_t kmark_set_event_write(struct file *file,
 	int ret;
 
 	cmd = kmark_get_cmd(ubuf, cnt);
-	if (IS_ERR(cmd))
+	if (IS_ERR(cmd)) {
+		sef->failed = true;	/* no clearing at close either */
 		return PTR_ERR(cmd);
+	}
 	ret = kmark_set_event_apply(cmd, sef->truncate_pending, &err, &pos);
 	if (ret) {
 		sef->failed = true;

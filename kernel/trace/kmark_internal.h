@@ -220,6 +220,9 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *layout,
 void kmark_print_header(struct seq_buf *s, unsigned long entries,
 			unsigned long written);
 
+/* Writes are taken whole, at most a page: longer ones fail with E2BIG. */
+#define KMARK_ERR_TOO_LONG	"Write too long: at most 4095 bytes at once"
+
 /* kmark_fs.c: ftrace-style error_log; seq_file walk over kmark_markers. */
 void *kmark_markers_start(struct seq_file *m, loff_t *pos);
 void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);

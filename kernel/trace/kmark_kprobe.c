@@ -1086,8 +1086,10 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 	int err = 0, ret;
 	char *buf;
 
-	if (cnt >= PAGE_SIZE)
+	if (cnt >= PAGE_SIZE) {
+		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
 		return -E2BIG;
+	}
 	buf = memdup_user_nul(ubuf, cnt);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);

@@ -34,6 +34,14 @@ check_error "glob without a match" set_event '^zzz*' "No marker or event matches
 check_error "bad glob" set_event '^sched_[sw' "Bad glob: unmatched '[' or ']'"
 check_error "lone !" set_event 'sys_sync ^!' "'!' must be followed by a marker name"
 expect_eq "bad writes changed nothing (not even the good names in them)" "$(enabled)" "sched_switch sched_wakeup"
+echo > $K/error_log
+if head -c 5000 /dev/zero | tr '\0' 'x' > $K/set_event 2>/tmp/long.err; then
+	not_ok "a write of 5000 bytes is refused"
+else
+	expect_eq "a write of 5000 bytes: E2BIG and a line in error_log" \
+		"$(grep -c 'Argument list too long' /tmp/long.err) $(sed -n 1p $K/error_log | sed 's/^\[[ 0-9.]*\] //')" \
+		"1 kmark: error: Write too long: at most 4095 bytes at once"
+fi
 echo bogus > $K/set_event 2>/dev/null
 expect_eq "a failed '>' does not clear" "$(enabled)" "sched_switch sched_wakeup"
 : > $K/set_event

@@ -50,7 +50,7 @@ int cmd_probe(int argc, char **argv)
 	free(buf);
 	if (err) {
 		info("cannot add probe '%s': %s", argv[optind],
-		     strerror(-err));
+		     ctl_strerror(err));
 		print_error_log();
 		return KM_EXIT_ERROR;
 	}

@@ -18,7 +18,8 @@ const char *const usage_record =
 	"the trace buffer, set tracing_on to 1, and copy trace_pipe lines to\n"
 	"FILE for SECONDS, or until Ctrl-C. Then disable the EVENTs again\n"
 	"(kprobe definitions and tracing_on are left as they are) and print a\n"
-	"summary to stderr. Analyse FILE with 'kmark report'.\n"
+	"summary to stderr. Analyse FILE with 'kmark report'. NUL bytes are\n"
+	"written as '?'; a write error on FILE stops the recording (exit 1).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE      file to write (required)\n"
@@ -43,7 +44,7 @@ static int record_line(char *line, void *arg)
 		r->events++;
 		break;
 	case TL_LOST:
-		r->lost += tl.lost;
+		r->lost = tl_sat_add(r->lost, tl.lost);
 		break;
 	default:
 		break;
@@ -112,14 +113,15 @@ int cmd_record(int argc, char **argv)
 	if (!ret) {
 		err = ctl_clear("trace");
 		if (err) {
-			info("cannot clear the trace buffer: %s", strerror(-err));
+			info("cannot clear the trace buffer: %s",
+			     ctl_strerror(err));
 			ret = KM_EXIT_ERROR;
 		}
 	}
 	if (!ret) {
 		err = ctl_write("tracing_on", O_TRUNC, "1\n");
 		if (err) {
-			info("cannot turn tracing on: %s", strerror(-err));
+			info("cannot turn tracing on: %s", ctl_strerror(err));
 			ret = KM_EXIT_ERROR;
 		}
 	}

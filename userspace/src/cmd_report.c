@@ -16,7 +16,9 @@ const char *const usage_report =
 	"per task: switches in/out and time on CPU from sched_switch,\n"
 	"wakeups from sched_wakeup, events; per CPU: switches, events, lost\n"
 	"events. Time on CPU only counts complete intervals, from a task's\n"
-	"switch-in to its switch-out on the same CPU.\n"
+	"switch-in to its switch-out on the same CPU. Lines with a number out\n"
+	"of range (CPU above 8191, or a pid, timestamp or count too large) are\n"
+	"skipped with a warning; NUL bytes are read as '?'.\n"
 	"\n"
 	"Options:\n"
 	"  -n, --top N     show only the N tasks with most time on CPU\n"
@@ -33,6 +35,8 @@ int cmd_report(int argc, char **argv)
 	unsigned long top = 0;
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t n;
+	bool nul = false;
 	FILE *f;
 	int opt;
 
@@ -63,14 +67,27 @@ int cmd_report(int argc, char **argv)
 		die("cannot open %s: %s", argv[optind], strerror(errno));
 
 	report_init(&r);
-	while (getline(&line, &cap, f) >= 0)
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		/* a NUL would cut the line short: read it as '?' */
+		for (; n > 0; n--) {
+			if (!line[n - 1]) {
+				line[n - 1] = '?';
+				nul = true;
+			}
+		}
 		report_feed_line(&r, line);
+	}
 	if (ferror(f))
 		die("cannot read %s: %s", argv[optind], strerror(errno));
 	free(line);
 	if (f != stdin)
 		fclose(f);
 
+	if (nul)
+		warning("NUL byte(s) in %s, read as '?'", argv[optind]);
+	if (r.out_of_range)
+		warning("skipped %llu line(s) with a number out of range (CPU above %d, or a pid, timestamp or count too large)",
+			r.out_of_range, TL_MAX_CPUS - 1);
 	report_sort(&r);
 	report_print(&r, stdout, argv[optind], top);
 	report_free(&r);

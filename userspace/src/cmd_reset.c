@@ -47,14 +47,14 @@ int cmd_reset(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(clear); i++) {
 		err = ctl_clear(clear[i]);
 		if (err) {
-			info("cannot clear %s: %s", clear[i], strerror(-err));
+			info("cannot clear %s: %s", clear[i], ctl_strerror(err));
 			print_error_log();
 			ret = KM_EXIT_ERROR;
 		}
 	}
 	err = ctl_write("tracing_on", O_TRUNC, "1\n");
 	if (err) {
-		info("cannot write 1 to tracing_on: %s", strerror(-err));
+		info("cannot write 1 to tracing_on: %s", ctl_strerror(err));
 		ret = KM_EXIT_ERROR;
 	}
 	return ret;

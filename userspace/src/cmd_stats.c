@@ -10,6 +10,7 @@
 #include "ctlfmt.h"
 #include "kmark.h"
 #include "strlist.h"
+#include "tparse.h"
 
 const char *const usage_stats =
 	"usage: kmark stats\n"
@@ -112,6 +113,11 @@ int cmd_stats(int argc, char **argv)
 		if (strncmp(de->d_name, "cpu", 3) ||
 		    !parse_ulong(de->d_name + 3, &n))
 			continue;
+		if (n >= TL_MAX_CPUS) {
+			warning("ignoring %s/per_cpu/%s: CPU number out of range",
+				ctl_dir(), de->d_name);
+			continue;
+		}
 		snprintf(file, sizeof(file), "per_cpu/%s/stats", de->d_name);
 		buf = ctl_read(file);
 		if (!buf) {

@@ -18,6 +18,8 @@ const char *const usage_stream =
 	"prev_/next_ pid and comm. Lost-event records are printed and counted;\n"
 	"at the end 'kmark: N events, M lost' goes to stderr when events were\n"
 	"lost or the stream was interrupted. Ctrl-C ends the stream cleanly.\n"
+	"NUL bytes in the input are printed as '?'. When the output cannot be\n"
+	"written, the stream stops with an error (exit status 1).\n"
 	"\n"
 	"Options:\n"
 	"  -p, --pid PID           only events of task PID\n"
@@ -34,6 +36,7 @@ struct stream_state {
 	unsigned long count;		/* 0: unlimited */
 	unsigned long printed;
 	unsigned long long lost;
+	bool werr;			/* writing stdout failed */
 };
 
 static int stream_line(char *line, void *arg)
@@ -41,32 +44,37 @@ static int stream_line(char *line, void *arg)
 	struct stream_state *s = arg;
 	struct tl_line tl;
 	char pretty[512];
+	bool ok = true;
 
 	switch (tl_parse(line, &tl)) {
 	case TL_HEADER:
 	case TL_BLANK:
 		return 0;
 	case TL_LOST:
-		s->lost += tl.lost;
-		puts(line);
+		s->lost = tl_sat_add(s->lost, tl.lost);
+		ok = put_line(line);
 		break;
 	case TL_INVALID:
 		/* unknown lines only make sense unfiltered */
 		if (!s->filter.use_pid && !s->filter.comm)
-			puts(line);
+			ok = put_line(line);
 		break;
 	case TL_EVENT:
 		if (!tl_filter_match(&tl.ev, &s->filter))
 			return 0;
 		if (s->pretty &&
 		    !tl_pretty_switch(&tl.ev, pretty, sizeof(pretty)))
-			puts(pretty);
+			ok = put_line(pretty);
 		else
-			puts(line);
+			ok = put_line(line);
 		s->printed++;
 		break;
 	}
-	fflush(stdout);
+	/* stop consuming trace_pipe as soon as the output is lost */
+	if (!ok || !flush_stdout()) {
+		s->werr = true;
+		return 1;
+	}
 	return s->count && s->printed >= s->count;
 }
 
@@ -131,6 +139,8 @@ int cmd_stream(int argc, char **argv)
 	install_stop_handlers();
 	err = read_lines(fd, seconds, stream_line, &s);
 	close(fd);
+	if (s.werr)
+		die_output();
 	if (err)
 		die("cannot read trace_pipe: %s", strerror(-err));
 	if (s.lost || kmark_stop)

@@ -93,7 +93,7 @@ void events_cleanup(void)
 
 static int write_failed(const char *file, const char *what, int err)
 {
-	info("cannot write '%s' to %s: %s", what, file, strerror(-err));
+	info("cannot write '%s' to %s: %s", what, file, ctl_strerror(err));
 	print_error_log();
 	return KM_EXIT_ERROR;
 }

@@ -37,7 +37,7 @@ static const char *const exit_codes =
 	"\n"
 	"Exit status:\n"
 	"  0  success\n"
-	"  1  error (I/O error, the kernel rejected a write)\n"
+	"  1  error (I/O error, e.g. writing the output; the kernel rejected a write)\n"
 	"  2  usage error (bad option or argument)\n"
 	"  3  control directory not found (debugfs/kmark unavailable)\n"
 	"  4  no such event, and no kprobe fallback possible\n";
@@ -85,7 +85,7 @@ void usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	flush_stdout();
 	fprintf(stderr, "kmark %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -135,10 +135,10 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_main_usage(stdout);
-			return KM_EXIT_OK;
+			return finish_output(KM_EXIT_OK);
 		case 'V':
 			printf("kmark %s\n", KMARK_VERSION);
-			return KM_EXIT_OK;
+			return finish_output(KM_EXIT_OK);
 		default:
 			fputs("Try 'kmark --help'.\n", stderr);
 			return KM_EXIT_USAGE;
@@ -157,5 +157,6 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;	/* full getopt re-initialisation for the command */
-	return c->fn(argc, argv);
+	/* catches write errors on stdout of every command (and its --help) */
+	return finish_output(c->fn(argc, argv));
 }

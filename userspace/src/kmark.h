@@ -56,6 +56,18 @@ void warning(const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void info(const char *fmt, ...);
 
+/*
+ * Standard output. Every write error is caught: flush_stdout() and
+ * put_line() return false on error and remember the first errno;
+ * finish_output() (called by main() after the command) reports
+ * "kmark: writing output: ERROR" and turns an exit code 0 into 1.
+ */
+bool flush_stdout(void);
+bool put_line(const char *s);		/* puts(s); false on error */
+int finish_output(int ret);
+__attribute__((noreturn))
+void die_output(void);			/* report the error, exit 1 */
+
 void set_ctl_dir(const char *dir);
 /* resolve the control directory (exit 3 when impossible) */
 const char *ctl_dir(void);
@@ -65,9 +77,16 @@ char *ctl_path(const char *name);
 char *read_file(const char *path, size_t *len);
 char *ctl_read(const char *name);	/* NULL + errno */
 char *ctl_read_or_die(const char *name);
-/* open(O_WRONLY|flags), one write(); 0 or -errno */
+/*
+ * open(O_WRONLY|flags) and write all of buf (restarting after short
+ * writes); 0, -errno, or KM_EWRITE0 when write() accepted no byte
+ * (returned 0), which would otherwise loop for ever.
+ */
 int ctl_write(const char *name, int flags, const char *buf);
 int ctl_clear(const char *name);	/* like "echo > name" */
+#define KM_EWRITE0	(-0x10000)	/* not an errno value */
+/* message for a ctl_write()/ctl_clear() result: strerror() or KM_EWRITE0 */
+const char *ctl_strerror(int err);
 /* print the last error_log entry to stderr, if any */
 void print_error_log(void);
 

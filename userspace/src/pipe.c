@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Line reader for trace_pipe with a deadline and clean SIGINT handling.
+ *
+ * The stop signals (SIGINT, SIGTERM) are blocked except inside ppoll(),
+ * which unblocks them atomically for the wait: a signal arriving after
+ * the loop's "should I stop?" check stays pending and interrupts the
+ * wait, instead of being handled just before poll() and then lost until
+ * the next event arrives.
  */
+#define _GNU_SOURCE		/* ppoll() in glibc < 2.38 */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,6 +21,8 @@
 #include "strlist.h"
 
 volatile sig_atomic_t kmark_stop;
+static sigset_t wait_mask;	/* the mask inside ppoll() */
+static bool have_wait_mask;
 
 static void on_signal(int sig)
 {
@@ -24,11 +33,21 @@ static void on_signal(int sig)
 void install_stop_handlers(void)
 {
 	struct sigaction sa;
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	/* blocked from now on, but for the waits in read_lines() */
+	sigprocmask(SIG_BLOCK, &stop, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	have_wait_mask = true;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;	/* no SA_RESTART: poll()/read() return EINTR */
+	sa.sa_flags = 0;	/* no SA_RESTART (ppoll() returns EINTR anyway) */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
@@ -48,21 +67,27 @@ int read_lines(int fd, double seconds, int (*cb)(char *line, void *arg),
 	char *buf = xmalloc(alloc);
 	double deadline = seconds > 0 ? now() + seconds : 0;
 	int ret = 0, stop = 0;
+	bool warned = false;
 
 	while (!stop && !kmark_stop) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int timeout = -1, n;
-		ssize_t r;
+		struct timespec ts, *timeout = NULL;
+		ssize_t r, i;
 		char *p, *nl;
+		int n;
 
 		if (deadline > 0) {
 			double left = deadline - now();
 
 			if (left <= 0)
 				break;
-			timeout = (int)(left * 1000) + 1;
+			if (left > 86400)	/* keeps the conversion defined */
+				left = 86400;	/* the deadline is rechecked */
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			timeout = &ts;
 		}
-		n = poll(&pfd, 1, timeout);
+		n = ppoll(&pfd, 1, timeout, have_wait_mask ? &wait_mask : NULL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -91,6 +116,19 @@ int read_lines(int fd, double seconds, int (*cb)(char *line, void *arg),
 				len = 0;
 			}
 			break;
+		}
+		/*
+		 * A NUL would end the string early: the line splitter would
+		 * never find the next newline and stop making progress.
+		 */
+		for (i = 0; i < r; i++) {
+			if (buf[len + (size_t)i])
+				continue;
+			buf[len + (size_t)i] = '?';
+			if (!warned) {
+				warning("NUL byte(s) in the input, shown as '?'");
+				warned = true;
+			}
 		}
 		len += (size_t)r;
 		buf[len] = '\0';

@@ -88,10 +88,9 @@ static struct rp_task *task(struct report *r, int pid, const char *comm)
 	return t;
 }
 
+/* n must be in [0, TL_MAX_CPUS): checked by report_feed() */
 static struct rp_cpu *cpu(struct report *r, int n)
 {
-	if (n < 0)
-		n = 0;
 	if ((size_t)n >= r->ncpus) {
 		size_t old = r->ncpus;
 
@@ -118,7 +117,8 @@ static void feed_switch(struct report *r, const struct tl_event *ev,
 	prev->sw_out++;
 	if (c->cur_valid && c->cur_pid == sw.prev_pid &&
 	    ev->ts_ns >= c->cur_since)
-		prev->oncpu_ns += ev->ts_ns - c->cur_since;
+		prev->oncpu_ns = tl_sat_add(prev->oncpu_ns,
+					    ev->ts_ns - c->cur_since);
 	else if (c->cur_valid)
 		r->mismatched++;
 	next = task(r, sw.next_pid, sw.next_comm);
@@ -126,6 +126,19 @@ static void feed_switch(struct report *r, const struct tl_event *ev,
 	c->cur_valid = true;
 	c->cur_pid = sw.next_pid;
 	c->cur_since = ev->ts_ns;
+}
+
+/*
+ * The CPU array is sized by the highest CPU number: never trust one that
+ * tl_parse() did not check (callers may build struct tl_line by hand).
+ */
+static bool valid_cpu(struct report *r, int n)
+{
+	if (n >= 0 && n < TL_MAX_CPUS)
+		return true;
+	r->invalid++;
+	r->out_of_range++;
+	return false;
 }
 
 void report_feed(struct report *r, const struct tl_line *tl)
@@ -143,16 +156,22 @@ void report_feed(struct report *r, const struct tl_line *tl)
 		return;
 	case TL_INVALID:
 		r->invalid++;
+		if (tl->out_of_range)
+			r->out_of_range++;
 		return;
 	case TL_LOST:
+		if (!valid_cpu(r, tl->lost_cpu))
+			return;
 		c = cpu(r, tl->lost_cpu);
-		c->lost += tl->lost;
+		c->lost = tl_sat_add(c->lost, tl->lost);
 		/* the running interval on that CPU can no longer be trusted */
 		c->cur_valid = false;
-		r->lost += tl->lost;
+		r->lost = tl_sat_add(r->lost, tl->lost);
 		r->lost_records++;
 		return;
 	case TL_EVENT:
+		if (!valid_cpu(r, ev->cpu))
+			return;
 		break;
 	}
 

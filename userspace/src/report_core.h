@@ -38,8 +38,9 @@ struct report {
 	size_t *hash;			/* pid -> index + 1, open addressing */
 	size_t hsize;
 	struct rp_cpu *cpus;
-	size_t ncpus;			/* highest cpu seen + 1 */
+	size_t ncpus;			/* highest cpu seen + 1 (<= TL_MAX_CPUS) */
 	unsigned long long lines, events, headers, invalid;
+	unsigned long long out_of_range;	/* of invalid: bad CPU, pid... */
 	unsigned long long lost, lost_records;
 	unsigned long long bad_switch;	/* unparsable sched_switch/wakeup */
 	unsigned long long mismatched;	/* switch-out of unexpected task */

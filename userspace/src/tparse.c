@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,64 +26,113 @@ static bool all_digits(const char *p, const char *end)
 	return true;
 }
 
-/* "CPU:N [LOST M EVENTS]" */
-static bool parse_lost(const char *p, const char *end, struct tl_line *out)
+/* result of parsing a number or a line */
+enum pr {
+	PR_NO,		/* not the expected layout */
+	PR_OK,
+	PR_RANGE,	/* the layout, but a number is out of range */
+};
+
+/* the decimal digits spanning [p, end) exactly, at most max */
+static enum pr parse_dec(const char *p, const char *end,
+			 unsigned long long max, unsigned long long *out)
 {
-	char *e;
-	long cpu;
-	unsigned long long n;
+	unsigned long long v = 0;
+
+	if (!all_digits(p, end))
+		return PR_NO;
+	for (; p < end; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > max / 10 || v * 10 > max - d)
+			return PR_RANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return PR_OK;
+}
+
+static const char *skip_digits(const char *p, const char *end)
+{
+	while (p < end && isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* "CPU:N [LOST M EVENTS]" */
+static enum pr parse_lost(const char *p, const char *end, struct tl_line *out)
+{
+	const char *cpu_s, *cpu_e, *n_s;
+	unsigned long long cpu = 0, n = 0;
+	enum pr rc, rn;
 
 	if (end - p < 4 || strncmp(p, "CPU:", 4))
-		return false;
-	p += 4;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	cpu = strtol(p, &e, 10);
-	p = e;
+		return PR_NO;
+	cpu_s = p + 4;
+	cpu_e = skip_digits(cpu_s, end);
+	p = cpu_e;
 	if (end - p < 7 || strncmp(p, " [LOST ", 7))
-		return false;
-	p += 7;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	n = strtoull(p, &e, 10);
-	p = e;
+		return PR_NO;
+	n_s = p + 7;
+	p = skip_digits(n_s, end);
 	if (end - p != 8 || strncmp(p, " EVENTS]", 8))
-		return false;
+		return PR_NO;
+	rc = parse_dec(cpu_s, cpu_e, TL_MAX_CPUS - 1, &cpu);
+	rn = parse_dec(n_s, p, ~0ULL, &n);
+	if (rc == PR_NO || rn == PR_NO)
+		return PR_NO;
+	if (rc == PR_RANGE || rn == PR_RANGE)
+		return PR_RANGE;
 	out->kind = TL_LOST;
 	out->lost_cpu = (int)cpu;
 	out->lost = n;
-	return true;
+	return PR_OK;
 }
 
-/* "SSSS.UUUUUU" exactly spanning [p, end) */
-static bool parse_ts(const char *p, const char *end, unsigned long long *ns)
+/* "SSSS.UUUUUU" exactly spanning [p, end), in 64-bit nanoseconds */
+static enum pr parse_ts(const char *p, const char *end,
+			unsigned long long *ns)
 {
 	const char *dot = memchr(p, '.', (size_t)(end - p));
 	unsigned long long sec = 0, frac = 0;
 	int digits = 0;
+	enum pr r;
 
-	if (!dot || !all_digits(p, dot) || !all_digits(dot + 1, end) ||
-	    end - dot - 1 > 9)
-		return false;
-	for (; p < dot; p++)
-		sec = sec * 10 + (unsigned long long)(*p - '0');
+	if (!dot || !all_digits(dot + 1, end) || end - dot - 1 > 9)
+		return PR_NO;
+	r = parse_dec(p, dot, ~0ULL / NSEC_PER_SEC, &sec);
+	if (r != PR_OK)
+		return r;
 	for (p = dot + 1; p < end; p++, digits++)
 		frac = frac * 10 + (unsigned long long)(*p - '0');
 	for (; digits < 9; digits++)
 		frac *= 10;
+	if (sec * NSEC_PER_SEC > ~0ULL - frac)
+		return PR_RANGE;
 	*ns = sec * NSEC_PER_SEC + frac;
-	return true;
+	return PR_OK;
+}
+
+/* the timestamp token "SSSS.UUUUUU:" spanning [tok, tokend) */
+static enum pr parse_ts_token(const char *tok, const char *tokend,
+			      unsigned long long *ns)
+{
+	if (tokend == tok || tokend[-1] != ':')
+		return PR_NO;
+	return parse_ts(tok, tokend - 1, ns);
 }
 
 /*
  * Try to parse the event assuming the CPU column "[NNN]" starts at br.
  * Everything left of it is "COMM-PID" (COMM may contain anything).
  */
-static bool parse_event_at(const char *line, const char *br, const char *end,
-			   struct tl_event *ev)
+static enum pr parse_event_at(const char *line, const char *br,
+			      const char *end, struct tl_event *ev)
 {
 	const char *p, *e, *dash, *c, *tok, *tokend, *colon;
-	long cpu;
+	unsigned long long v;
+	bool range = false;
+	enum pr r;
 
 	/* task column: trailing blanks, optional "(tgid)", "COMM-PID" */
 	e = br;
@@ -93,7 +144,7 @@ static bool parse_event_at(const char *line, const char *br, const char *end,
 		while (open > line && *open != '(')
 			open--;
 		if (*open != '(')
-			return false;
+			return PR_NO;
 		e = open;
 		while (e > line && e[-1] == ' ')
 			e--;
@@ -101,18 +152,26 @@ static bool parse_event_at(const char *line, const char *br, const char *end,
 	dash = e;
 	while (dash > line && dash[-1] != '-')
 		dash--;
-	if (dash == line || !all_digits(dash, e))
-		return false;
-	ev->pid = atoi(dash);
+	if (dash == line)
+		return PR_NO;
+	r = parse_dec(dash, e, INT_MAX, &v);
+	if (r == PR_NO)
+		return PR_NO;
+	range |= r == PR_RANGE;
+	ev->pid = r == PR_OK ? (int)v : -1;
 	c = skip_blanks(line, dash - 1);
 	strlcpy_n(ev->comm, sizeof(ev->comm), c, (size_t)(dash - 1 - c));
 
 	/* CPU column */
 	p = br + 1;
-	cpu = strtol(p, (char **)&e, 10);
-	if (e == p || *e != ']')
-		return false;
-	ev->cpu = (int)cpu;
+	e = skip_digits(p, end);
+	if (e >= end || *e != ']')
+		return PR_NO;
+	r = parse_dec(p, e, TL_MAX_CPUS - 1, &v);
+	if (r == PR_NO)
+		return PR_NO;
+	range |= r == PR_RANGE;
+	ev->cpu = r == PR_OK ? (int)v : -1;
 	p = skip_blanks(e + 1, end);
 
 	/* optional flags column, then the timestamp ending in ':' */
@@ -122,18 +181,20 @@ static bool parse_event_at(const char *line, const char *br, const char *end,
 		tokend++;
 	ev->flags[0] = '\0';
 	if (tokend == tok)
-		return false;
-	if (tokend[-1] != ':' || !parse_ts(tok, tokend - 1, &ev->ts_ns)) {
+		return PR_NO;
+	r = parse_ts_token(tok, tokend, &ev->ts_ns);
+	if (r == PR_NO) {
 		strlcpy_n(ev->flags, sizeof(ev->flags), tok,
 			  (size_t)(tokend - tok));
 		tok = skip_blanks(tokend, end);
 		tokend = tok;
 		while (tokend < end && *tokend != ' ')
 			tokend++;
-		if (tokend == tok || tokend[-1] != ':' ||
-		    !parse_ts(tok, tokend - 1, &ev->ts_ns))
-			return false;
+		r = parse_ts_token(tok, tokend, &ev->ts_ns);
+		if (r == PR_NO)
+			return PR_NO;
 	}
+	range |= r == PR_RANGE;
 
 	/* event name */
 	p = skip_blanks(tokend, end);
@@ -141,7 +202,7 @@ static bool parse_event_at(const char *line, const char *br, const char *end,
 	while (colon < end && *colon != ':' && *colon != ' ')
 		colon++;
 	if (colon == p || colon >= end || *colon != ':')
-		return false;
+		return PR_NO;
 	strlcpy_n(ev->name, sizeof(ev->name), p, (size_t)(colon - p));
 
 	/* fields: rest of the line, trailing blanks trimmed */
@@ -153,12 +214,14 @@ static bool parse_event_at(const char *line, const char *br, const char *end,
 		e--;
 	ev->fields = p;
 	ev->fields_len = (size_t)(e - p);
-	return true;
+	return range ? PR_RANGE : PR_OK;
 }
 
 enum tl_kind tl_parse(const char *line, struct tl_line *out)
 {
 	const char *end = line + strlen(line), *p, *br;
+	bool range = false;
+	enum pr r;
 
 	memset(out, 0, sizeof(*out));
 	while (end > line && (end[-1] == '\n' || end[-1] == '\r'))
@@ -168,8 +231,10 @@ enum tl_kind tl_parse(const char *line, struct tl_line *out)
 		return out->kind = TL_BLANK;
 	if (*p == '#')
 		return out->kind = TL_HEADER;
-	if (parse_lost(p, end, out))
+	r = parse_lost(p, end, out);
+	if (r == PR_OK)
 		return TL_LOST;
+	range |= r == PR_RANGE;
 
 	/* candidates for the CPU column: " [" digits "] " */
 	for (br = memchr(line, '[', (size_t)(end - line)); br;
@@ -183,12 +248,15 @@ enum tl_kind tl_parse(const char *line, struct tl_line *out)
 		if (d == br + 1 || d >= end || *d != ']' ||
 		    (d + 1 < end && d[1] != ' '))
 			continue;
-		if (parse_event_at(line, br, end, &out->ev)) {
+		r = parse_event_at(line, br, end, &out->ev);
+		if (r == PR_OK) {
 			out->kind = TL_EVENT;
 			return TL_EVENT;
 		}
+		range |= r == PR_RANGE;
 		memset(&out->ev, 0, sizeof(out->ev));
 	}
+	out->out_of_range = range;
 	return out->kind = TL_INVALID;
 }
 
@@ -226,18 +294,20 @@ static int split_known(const char *s, size_t len, const char *const *seps,
 	return 0;
 }
 
+/* [p, p + len) as an int: -1 unless it is all number and fits */
 static int to_int(const char *p, size_t len, int *out)
 {
 	char buf[24];
 	char *e;
-	long v;
+	long long v;
 
 	if (!len || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, p, len);
 	buf[len] = '\0';
-	v = strtol(buf, &e, 10);
-	if (*e)
+	errno = 0;
+	v = strtoll(buf, &e, 10);
+	if (*e || e == buf || errno || v < INT_MIN || v > INT_MAX)
 		return -1;
 	*out = (int)v;
 	return 0;

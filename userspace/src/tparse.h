@@ -10,6 +10,14 @@
 
 #define TL_COMM_LEN	64
 #define NSEC_PER_SEC	1000000000ULL
+/*
+ * Numbers from trace input are untrusted. CPU numbers must be below
+ * TL_MAX_CPUS (the kernel's largest NR_CPUS); pids must fit in an int,
+ * timestamps and lost counts in 64 bits. A line with the layout of an
+ * event or lost-event record but a number out of range is TL_INVALID
+ * with out_of_range set.
+ */
+#define TL_MAX_CPUS	8192
 
 enum tl_kind {
 	TL_EVENT,	/* "comm-pid [cpu] flags ts: name: fields" */
@@ -35,7 +43,15 @@ struct tl_line {
 	struct tl_event ev;	/* TL_EVENT */
 	int lost_cpu;		/* TL_LOST */
 	unsigned long long lost;
+	bool out_of_range;	/* TL_INVALID: a number is out of range */
 };
+
+/* a + b, saturating at ULLONG_MAX instead of wrapping around */
+static inline unsigned long long tl_sat_add(unsigned long long a,
+					    unsigned long long b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
 
 /* line may end in "\n"; it must stay alive while ev.fields is used */
 enum tl_kind tl_parse(const char *line, struct tl_line *out);

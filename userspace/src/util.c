@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,64 @@
 static const char *opt_dir;
 static char *resolved_dir;
 
+static int stdout_errno;	/* first error writing stdout; 0: none */
+
+static void stdout_failed(int err)
+{
+	if (!stdout_errno)
+		stdout_errno = err ? err : EIO;
+}
+
+bool flush_stdout(void)
+{
+	int r;
+
+	/*
+	 * glibc drops the buffered data after a failed fflush(): the next
+	 * one succeeds with only the error flag left, so keep the errno of
+	 * the first failure.
+	 */
+	errno = 0;
+	r = fflush(stdout);
+	if (!r && !ferror(stdout))
+		return true;
+	stdout_failed(r ? errno : 0);
+	return false;
+}
+
+bool put_line(const char *s)
+{
+	errno = 0;
+	if (puts(s) != EOF)
+		return true;
+	stdout_failed(errno);
+	return false;
+}
+
+static void print_output_error(void)
+{
+	fprintf(stderr, "kmark: writing output: %s\n",
+		strerror(stdout_errno ? stdout_errno : EIO));
+}
+
+int finish_output(int ret)
+{
+	if (flush_stdout() && !stdout_errno)
+		return ret;
+	print_output_error();
+	return ret ? ret : KM_EXIT_ERROR;
+}
+
+void die_output(void)
+{
+	flush_stdout();
+	print_output_error();
+	exit(KM_EXIT_ERROR);
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	fflush(stdout);
+	flush_stdout();
 	fprintf(stderr, "kmark: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -236,11 +292,23 @@ int ctl_write(const char *name, int flags, const char *buf)
 		}
 		if (!len)
 			break;
+		if (n == 0) {
+			/* no progress: retrying would spin for ever */
+			ret = KM_EWRITE0;
+			break;
+		}
 		off += (size_t)n;
 	}
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+const char *ctl_strerror(int err)
+{
+	if (err == KM_EWRITE0)
+		return "I/O error: write() accepted no data (returned 0)";
+	return strerror(-err);
 }
 
 int ctl_clear(const char *name)
@@ -281,5 +349,5 @@ bool parse_seconds(const char *s, double *out)
 
 	errno = 0;
 	*out = strtod(s, &e);
-	return *s && !*e && !errno && *out > 0;
+	return *s && !*e && !errno && isfinite(*out) && *out > 0;
 }

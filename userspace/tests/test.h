@@ -28,5 +28,9 @@ void test_fallback(void);
 void test_ctlfmt(void);
 void test_e2e(void);
 void test_real(void);
+void test_output(void);
+void test_pipe(void);
+void test_bounds(void);
+void test_ctlwrite(void);
 
 #endif

@@ -107,6 +107,10 @@ int main(int argc, char **argv)
 	test_report();
 	test_e2e();
 	test_real();
+	test_output();
+	test_pipe();
+	test_bounds();
+	test_ctlwrite();
 	printf("1..%d\n", passed + failed);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -11,23 +11,35 @@
  *   kmark(name, fmt, ...)                     probes (RCU-sched array)
  *   +------------------------+               +------------------------+
  *   | static key (NOP)  ---->|-- enabled --> | kmark_record_probe     |
- *   | __kmark_hit(site, ...) |   va_list     | in-kernel users ...    |
+ *   | pack args (C types)    |  arg block    | in-kernel users ...    |
+ *   | __kmark_hit(site, &a)  |               |                        |
  *   +------------------------+               +------------------------+
+ *
+ * Each site describes its packed argument block with a table the compiler
+ * built (struct kmark_arg); at boot the marker's format is parsed into a
+ * struct kmark_layout and bound to that table, so that a record's fixed
+ * part is the argument block itself. A site whose table disagrees with its
+ * format (it cannot, unless -Wformat was defeated) stays off.
  *
  * A site's static key is on exactly while its marker has at least one
  * probe. Probes are added and removed under kmark_mutex by replacing the
  * whole array (RCU); __kmark_hit() reads it with preemption disabled.
+ * Removing a probe never fails: without memory for a smaller array, the
+ * probe's slot is pointed at a stub instead (as tracepoints do).
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/init.h>
+#include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <linux/xarray.h>
 #include <asm/setup.h>
+#include <kunit/static_stub.h>
 
 #include "kmark_internal.h"
 
@@ -54,6 +66,10 @@ static bool kmark_p_ext_ok(char c)
  * @fmt:	printf-style format
  * @err:	on failure, a message for the user
  * @err_pos:	on failure, the offset in @fmt the message is about
+ *
+ * The fields get their names, conversions and kinds; where they are in a
+ * record (offset, size) is for kmark_layout_bind() or the kprobe code to
+ * say, and kmark_layout_finish() completes the layout.
  *
  * Return: the layout (free with kmark_free_layout()), or an ERR_PTR.
  */
@@ -121,8 +137,10 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 		switch (*q) {
 		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
 		case 'c':
-			f->type = llng ? KMARK_ARG_LLONG :
-				  lng ? KMARK_ARG_LONG : KMARK_ARG_INT;
+			f->kind = KMARK_FIELD_INT;
+			f->conv_arg = llng ? KMARK_CONV_LLONG :
+				      lng ? KMARK_CONV_LONG : KMARK_CONV_INT;
+			f->is_signed = *q == 'd' || *q == 'i';
 			q++;
 			break;
 		case 's':
@@ -130,7 +148,8 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 				*err = "Wide strings are not supported";
 				goto fail_at;
 			}
-			f->type = KMARK_ARG_STR;
+			f->kind = KMARK_FIELD_STR;
+			f->conv_arg = KMARK_CONV_STR;
 			q++;
 			break;
 		case 'p':
@@ -138,8 +157,8 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 				*err = "Bad length modifier for %p";
 				goto fail_at;
 			}
-			f->type = KMARK_ARG_LONG;
-			f->is_ptr = true;
+			f->kind = KMARK_FIELD_PTR;
+			f->conv_arg = KMARK_CONV_PTR;
 			q++;
 			if (isalnum(*q)) {
 				if (!kmark_p_ext_ok(*q) || isalnum(q[1])) {
@@ -184,10 +203,6 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 			goto fail_at;
 		}
 		litlen = 0;
-		f->size = kmark_arg_size(f->type);
-		l->fixed_size += f->size;
-		if (f->type == KMARK_ARG_STR)
-			l->has_strings = true;
 		l->nr_fields++;
 		p = q;
 	}
@@ -208,6 +223,114 @@ fail:
 	kfree(lit);
 	kmark_free_layout(l);
 	return ERR_PTR(ret);
+}
+
+/* Bytes a conversion's argument takes once promoted. */
+static unsigned int kmark_conv_size(const struct kmark_field *f)
+{
+	switch (f->conv_arg) {
+	case KMARK_CONV_INT:
+		return sizeof(int);
+	case KMARK_CONV_LONG:
+		return sizeof(long);
+	case KMARK_CONV_LLONG:
+		return sizeof(long long);
+	default:
+		return sizeof(void *);
+	}
+}
+
+/**
+ * kmark_layout_bind - place a marker's fields where its site packs them
+ * @l:		the marker's layout, from kmark_parse_format()
+ * @site:	a site of the marker
+ *
+ * The compiler has checked the arguments against the format already
+ * (-Wformat is an error at a kmark() site); this is the same check once
+ * more, on the table the compiler built, so that a site that escaped it
+ * (another compiler, a hand-made site) can never make the recorder read a
+ * string from an integer. The first site sets the offsets; every further
+ * site of the marker must pack its arguments the same way.
+ *
+ * Return: NULL, or why @site does not fit.
+ */
+const char *kmark_layout_bind(struct kmark_layout *l,
+			      const struct kmark_site *site)
+{
+	bool first = !l->size;
+	unsigned int i;
+
+	if (site->nr_args != l->nr_fields)
+		return "the number of arguments is not the format's";
+	if (site->nr_args && !site->args)
+		return "no argument table";
+	for (i = 0; i < l->nr_fields; i++) {
+		const struct kmark_arg *a = &site->args[i];
+		struct kmark_field *f = &l->fields[i];
+		bool ptr = a->class == KMARK_ARG_PTR ||
+			   a->class == KMARK_ARG_CHARP;
+		bool num = a->class == KMARK_ARG_SIGNED ||
+			   a->class == KMARK_ARG_UNSIGNED;
+
+		if (a->size != kmark_conv_size(f) ||
+		    (f->kind == KMARK_FIELD_INT ? !num : !ptr))
+			return "an argument does not match its conversion";
+		if (a->offset + a->size > site->args_size)
+			return "an argument lies outside the argument block";
+		if (first) {
+			f->offset = KMARK_HDR_SIZE + a->offset;
+			f->size = f->kind == KMARK_FIELD_STR ? sizeof(u32) :
+				  a->size;
+		} else if (f->offset != KMARK_HDR_SIZE + a->offset) {
+			return "its arguments are packed unlike the first site's";
+		}
+	}
+	if (first)
+		l->size = KMARK_HDR_SIZE + site->args_size;
+	else if (l->size != KMARK_HDR_SIZE + site->args_size)
+		return "its argument block differs from the first site's";
+	return NULL;
+}
+
+static const char *kmark_int_type(const struct kmark_field *f)
+{
+	static const char * const names[][2] = {
+		[KMARK_CONV_INT] = { "unsigned int", "int" },
+		[KMARK_CONV_LONG] = { "unsigned long", "long" },
+		[KMARK_CONV_LLONG] = { "unsigned long long", "long long" },
+	};
+
+	return names[f->conv_arg][f->is_signed];
+}
+
+/**
+ * kmark_layout_finish - complete a layout whose fields are placed
+ * @l:	the layout
+ *
+ * Lists the string fields and gives each field without a type the C type
+ * its conversion implies.
+ */
+void kmark_layout_finish(struct kmark_layout *l)
+{
+	unsigned int i;
+
+	l->nr_str = 0;
+	for (i = 0; i < l->nr_fields; i++) {
+		struct kmark_field *f = &l->fields[i];
+
+		if (f->kind == KMARK_FIELD_STR)
+			l->str[l->nr_str++] = i;
+		if (f->type)
+			continue;
+		if (f->kind == KMARK_FIELD_STR)
+			f->type = "__data_loc char[]";
+		else if (f->kind == KMARK_FIELD_PTR)
+			f->type = "void *";
+		else
+			f->type = kmark_int_type(f);
+	}
+	if (l->size < KMARK_HDR_SIZE)
+		l->size = KMARK_HDR_SIZE;
 }
 
 void kmark_free_layout(struct kmark_layout *l)
@@ -253,37 +376,94 @@ struct kmark_marker *kmark_marker_by_id(u16 id)
 	return xa_load(&kmark_ids, id);
 }
 
+/*
+ * kmark_arg_value - an integer or pointer argument, as a probe sees it
+ * @m:		the marker that fired
+ * @args:	the argument block the probe was given
+ * @i:		the argument's index (in format order)
+ *
+ * Return: the value, sign- or zero-extended as its conversion says; 0 for
+ * a string or an index out of range.
+ */
+u64 kmark_arg_value(const struct kmark_marker *m, const void *args,
+		    unsigned int i)
+{
+	const struct kmark_field *f;
+
+	if (i >= m->layout->nr_fields)
+		return 0;
+	f = &m->layout->fields[i];
+	if (f->kind == KMARK_FIELD_STR)
+		return 0;
+	/* The block is a record without its header. */
+	return kmark_field_value(f, (const u8 *)args - KMARK_HDR_SIZE);
+}
+EXPORT_SYMBOL_GPL(kmark_arg_value);
+
+/**
+ * kmark_arg_str - a string argument, as a probe sees it
+ * @m:		the marker that fired
+ * @args:	the argument block the probe was given
+ * @i:		the argument's index (in format order)
+ *
+ * Return: the string (valid while the probe runs; "(null)" for NULL), or
+ * NULL if argument @i is not a string.
+ */
+const char *kmark_arg_str(const struct kmark_marker *m, const void *args,
+			  unsigned int i)
+{
+	const struct kmark_field *f;
+	const char *str;
+
+	if (i >= m->layout->nr_fields)
+		return NULL;
+	f = &m->layout->fields[i];
+	if (f->kind != KMARK_FIELD_STR)
+		return NULL;
+	str = get_unaligned((const char * const *)((const u8 *)args +
+						   f->offset - KMARK_HDR_SIZE));
+	return str ?: "(null)";
+}
+EXPORT_SYMBOL_GPL(kmark_arg_str);
+
 /**
  * __kmark_hit - a marker site fired (called from kmark() only)
  * @site:	the site
+ * @args:	its packed arguments (NULL when there are none)
  *
- * Hands the arguments to every probe of the site's marker.
+ * Hands the arguments to every probe of the site's marker. Where RCU does
+ * not watch this CPU (deep in the idle path, early in an NMI), the probes
+ * cannot run safely: the hit is counted as dropped instead, so that the
+ * loss shows.
  */
-void notrace __kmark_hit(struct kmark_site *site, ...)
+void notrace __kmark_hit(struct kmark_site *site, const void *args)
 {
 	struct kmark_marker *m = site->marker;
 	struct kmark_probe_array *pa;
-	va_list args __uninitialized;
 	unsigned int i;
 
+	if (unlikely(!rcu_is_watching())) {
+		if (READ_ONCE(m->recording))
+			kmark_count_drop();
+		return;
+	}
 	preempt_disable_notrace();
 	pa = rcu_dereference_sched(m->probes);
 	if (likely(pa)) {
 		for (i = 0; i < pa->nr; i++) {
-			kmark_probe_fn fn = pa->probes[i].func;
+			kmark_probe_fn fn = READ_ONCE(pa->probes[i].func);
 
-			va_start(args, site);
 			/* Most hits go to kmark's recorder: call it directly. */
 			if (likely(fn == kmark_record_probe))
-				kmark_record_probe(pa->probes[i].data, m, &args);
+				kmark_record_probe(pa->probes[i].data, m, args);
 			else
-				fn(pa->probes[i].data, m, &args);
-			va_end(args);
+				fn(pa->probes[i].data, m, args);
 		}
 	}
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__kmark_hit);
+NOKPROBE_SYMBOL(__kmark_hit);
 
 static void kmark_set_keys(struct kmark_marker *m, bool on)
 {
@@ -297,11 +477,26 @@ static void kmark_set_keys(struct kmark_marker *m, bool on)
 	}
 }
 
+/* Stands in for a removed probe when there was no memory to shrink. */
+static void kmark_probe_stub(void *data, struct kmark_marker *m,
+			     const void *args)
+{
+}
+
+static unsigned int kmark_live_probes(const struct kmark_probe_array *pa)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; pa && i < pa->nr; i++)
+		n += pa->probes[i].func != kmark_probe_stub;
+	return n;
+}
+
 int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 			   void *data)
 {
 	struct kmark_probe_array *old, *new;
-	unsigned int i, n;
+	unsigned int i, j, n;
 
 	lockdep_assert_held(&kmark_mutex);
 	old = rcu_dereference_protected(m->probes,
@@ -310,14 +505,17 @@ int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 	for (i = 0; i < n; i++)
 		if (old->probes[i].func == probe && old->probes[i].data == data)
 			return -EEXIST;
-	new = kmalloc(struct_size(new, probes, n + 1), GFP_KERNEL);
+	new = kmalloc(struct_size(new, probes, kmark_live_probes(old) + 1),
+		      GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-	if (n)
-		memcpy(new->probes, old->probes, n * sizeof(*new->probes));
-	new->probes[n].func = probe;
-	new->probes[n].data = data;
-	new->nr = n + 1;
+	/* Stubs left by failed shrinks go now. */
+	for (i = 0, j = 0; i < n; i++)
+		if (old->probes[i].func != kmark_probe_stub)
+			new->probes[j++] = old->probes[i];
+	new->probes[j].func = probe;
+	new->probes[j].data = data;
+	new->nr = j + 1;
 	rcu_assign_pointer(m->probes, new);
 	if (!old)
 		kmark_set_keys(m, true);
@@ -326,11 +524,16 @@ int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 	return 0;
 }
 
+/*
+ * Detach @probe; cannot fail for lack of memory. Does not wait: a CPU may
+ * still run @probe until a grace period has passed (the caller waits with
+ * synchronize_rcu() when it has to, once for a batch).
+ */
 int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
 			     void *data)
 {
 	struct kmark_probe_array *old, *new = NULL;
-	unsigned int i, j, n;
+	unsigned int i, j, n, live;
 
 	lockdep_assert_held(&kmark_mutex);
 	old = rcu_dereference_protected(m->probes,
@@ -341,22 +544,25 @@ int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
 			break;
 	if (i == n)
 		return -ENOENT;
-	if (n > 1) {
-		new = kmalloc(struct_size(new, probes, n - 1), GFP_KERNEL);
-		if (!new)
-			return -ENOMEM;
+	live = kmark_live_probes(old) - 1;
+	if (live) {
+		new = kmalloc(struct_size(new, probes, live), GFP_KERNEL);
+		if (!new) {
+			/* Readers see the probe or the stub: both are safe. */
+			WRITE_ONCE(old->probes[i].func, kmark_probe_stub);
+			return 0;
+		}
 		for (i = 0, j = 0; i < n; i++)
-			if (old->probes[i].func != probe ||
-			    old->probes[i].data != data)
+			if (old->probes[i].func != kmark_probe_stub &&
+			    (old->probes[i].func != probe ||
+			     old->probes[i].data != data))
 				new->probes[j++] = old->probes[i];
-		new->nr = n - 1;
+		new->nr = j;
 	} else {
 		kmark_set_keys(m, false);
 	}
 	rcu_assign_pointer(m->probes, new);
-	/* After this no CPU runs @probe for this marker any more. */
-	synchronize_rcu();
-	kfree(old);
+	kfree_rcu(old, rcu);
 	return 0;
 }
 
@@ -380,7 +586,7 @@ int kmark_probe_register(const char *name, const char *format,
 
 	mutex_lock(&kmark_mutex);
 	m = kmark_find_marker(name);
-	if (!m) {
+	if (!m || m->ops) {
 		ret = -ENOENT;
 	} else if (format && strcmp(format, m->format)) {
 		pr_notice("format mismatch for probe on %s: \"%s\", marker has \"%s\"\n",
@@ -400,10 +606,11 @@ EXPORT_SYMBOL_GPL(kmark_probe_register);
  * @probe:	the probe given to kmark_probe_register()
  * @data:	the data given to kmark_probe_register()
  *
- * Waits until no CPU runs @probe any more; the last probe of a marker turns
- * its sites off. May sleep.
+ * Waits until no CPU runs @probe any more, so that a module may call it
+ * from its exit function and then go; the last probe of a marker turns its
+ * sites off. Never fails for lack of memory. May sleep.
  *
- * Return: 0, -ENOENT if the marker or the probe is not there, or -ENOMEM.
+ * Return: 0, or -ENOENT if the marker or the probe is not there.
  */
 int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 {
@@ -412,72 +619,90 @@ int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 
 	mutex_lock(&kmark_mutex);
 	m = kmark_find_marker(name);
-	ret = m ? __kmark_probe_unregister(m, probe, data) : -ENOENT;
+	ret = m && !m->ops ? __kmark_probe_unregister(m, probe, data) : -ENOENT;
 	mutex_unlock(&kmark_mutex);
+	if (!ret)
+		synchronize_rcu();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(kmark_probe_unregister);
 
-/* Attach or detach kmark's own recorder (what set_event controls). */
+/*
+ * Attach or detach kmark's own recorder (what set_event controls).
+ * Turning recording off never fails.
+ */
 int kmark_set_recording(struct kmark_marker *m, bool on)
 {
-	int ret;
+	int ret = 0;
 
+	KUNIT_STATIC_STUB_REDIRECT(kmark_set_recording, m, on);
 	lockdep_assert_held(&kmark_mutex);
 	if (m->recording == on)
 		return 0;
-	if (m->ops) {
-		ret = on ? kmark_buffer_ensure() : 0;
-		if (!ret && on)
-			ret = m->ops->enable(m);
-		else if (!ret)
-			m->ops->disable(m);
-	} else if (on) {
+	if (on) {
 		ret = kmark_buffer_ensure();
 		if (ret)
 			return ret;
-		ret = __kmark_probe_register(m, kmark_record_probe, NULL);
+		ret = m->ops ? m->ops->enable(m) :
+			       __kmark_probe_register(m, kmark_record_probe, NULL);
+		if (ret)
+			return ret;
+	} else if (m->ops) {
+		m->ops->disable(m);
 	} else {
-		ret = __kmark_probe_unregister(m, kmark_record_probe, NULL);
+		/* The recorder is never freed: no need to wait for it. */
+		WARN_ON_ONCE(__kmark_probe_unregister(m, kmark_record_probe,
+						      NULL));
 	}
-	if (!ret)
-		m->recording = on;
-	return ret;
+	WRITE_ONCE(m->recording, on);
+	return 0;
 }
 
 /**
- * kmark_add_dynamic - add a dynamic event (kprobe event) to the namespace
- * @m:	the event, with @name, @event, @format, @layout and @ops set
+ * kmark_dynamic_alloc_id - give a dynamic event (kprobe event) its id
+ * @m:	the event
  *
- * Keeps kmark_markers sorted by name. Ids are given cyclically so that
- * records of a deleted event are not rendered as a newer one.
+ * Ids are given cyclically so that records of a deleted event are not
+ * rendered as a newer one. The event is not in the namespace until
+ * kmark_dynamic_link(); until then kmark_dynamic_free_id() undoes this.
  *
- * Return: 0, -EEXIST if the name is taken, or -ENOMEM/-EBUSY for ids.
+ * Return: 0, -ENOMEM, or -EBUSY when all 65535 ids are taken.
  */
-int kmark_add_dynamic(struct kmark_marker *m)
+int kmark_dynamic_alloc_id(struct kmark_marker *m)
 {
 	static u32 next_id;
-	struct kmark_marker *pos;
 	u32 id;
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (kmark_find_marker(m->name))
-		return -EEXIST;
 	ret = xa_alloc_cyclic(&kmark_ids, &id, m, XA_LIMIT(1, U16_MAX),
 			      &next_id, GFP_KERNEL);
 	if (ret < 0)
 		return ret;
 	m->id = id;
+	return 0;
+}
+
+void kmark_dynamic_free_id(struct kmark_marker *m)
+{
+	lockdep_assert_held(&kmark_mutex);
+	xa_erase(&kmark_ids, m->id);
+}
+
+/* Put @m (with its id) into kmark_markers, sorted by name; cannot fail. */
+void kmark_dynamic_link(struct kmark_marker *m)
+{
+	struct kmark_marker *pos;
+
+	lockdep_assert_held(&kmark_mutex);
 	list_for_each_entry(pos, &kmark_markers, list)
 		if (strcmp(pos->name, m->name) > 0)
 			break;
 	list_add_tail(&m->list, &pos->list);
-	return 0;
 }
 
 /* Take @m out of the namespace; the caller frees it after an RCU grace period. */
-void kmark_remove_dynamic(struct kmark_marker *m)
+void kmark_dynamic_unlink(struct kmark_marker *m)
 {
 	lockdep_assert_held(&kmark_mutex);
 	list_del(&m->list);
@@ -590,18 +815,22 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
  * kmark_set_event_apply - run a set_event command
  * @buf:	the command (see kmark_set_event_parse())
  * @truncate:	start from "nothing enabled" (open with O_TRUNC)
- * @err:	on -EINVAL, the message
- * @err_pos:	on -EINVAL, the offset in @buf
+ * @err:	on failure, the message
+ * @err_pos:	on failure, the offset in @buf
  *
- * Return: 0, -EINVAL for a bad command (nothing changed), or the error of
- * enabling (what was changed is rolled back).
+ * All or nothing: the markers the command turns on are turned on first;
+ * if one fails, those turned on so far are turned off again, and nothing
+ * else was touched. Only then are the others turned off, which cannot fail.
+ *
+ * Return: 0, -EINVAL for a bad command, or the error of enabling; on
+ * error, no marker changed.
  */
 int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 			  unsigned int *err_pos)
 {
 	struct kmark_marker *m, **ms;
 	const char **names;
-	bool *state;
+	bool *state, *was;
 	unsigned int nr = 0, i;
 	int ret;
 
@@ -611,15 +840,17 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 	ms = kcalloc(nr, sizeof(*ms), GFP_KERNEL);
 	names = kcalloc(nr, sizeof(*names), GFP_KERNEL);
 	state = kcalloc(nr, sizeof(*state), GFP_KERNEL);
+	was = kcalloc(nr, sizeof(*was), GFP_KERNEL);
 	ret = -ENOMEM;
 	*err = "Out of memory";
 	*err_pos = 0;
-	if (nr && (!ms || !names || !state))
+	if (nr && (!ms || !names || !state || !was))
 		goto out;
 	i = 0;
 	list_for_each_entry(m, &kmark_markers, list) {
 		ms[i] = m;
 		names[i] = m->name;
+		was[i] = m->recording;
 		state[i] = truncate ? false : m->recording;
 		i++;
 	}
@@ -627,19 +858,29 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 	if (ret)
 		goto out;
 	for (i = 0; i < nr; i++) {
-		ret = kmark_set_recording(ms[i], state[i]);
+		if (!state[i] || was[i])
+			continue;
+		ret = kmark_set_recording(ms[i], true);
 		if (ret) {
-			*err = "Could not enable (out of memory?)";
+			*err = ret == -ENOMEM ? "Out of memory" :
+			       "Could not enable the event";
+			*err_pos = 0;
+			/* Only what this command turned on goes back off. */
 			while (i--)
-				kmark_set_recording(ms[i], !state[i]);
+				if (state[i] && !was[i])
+					kmark_set_recording(ms[i], false);
 			goto out;
 		}
 	}
+	for (i = 0; i < nr; i++)
+		if (!state[i] && was[i])
+			kmark_set_recording(ms[i], false);
 out:
 	mutex_unlock(&kmark_mutex);
 	kfree(ms);
 	kfree(names);
 	kfree(state);
+	kfree(was);
 	return ret;
 }
 
@@ -687,14 +928,30 @@ static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)
 	if (!m->sites)
 		goto nomem;
 	for (i = 0; i < n; i++) {
+		const char *why;
+
 		if (strcmp(sites[i]->format, m->format)) {
 			pr_err("marker %s: a site has format \"%s\" where the first has \"%s\"; that site stays off\n",
 			       m->name, sites[i]->format, m->format);
 			continue;
 		}
+		why = kmark_layout_bind(m->layout, sites[i]);
+		if (why) {
+			pr_err("marker %s (%pS): %s; that site stays off\n",
+			       m->name, sites[i], why);
+			continue;
+		}
 		sites[i]->marker = m;
 		m->sites[kept++] = sites[i];
 	}
+	if (!kept) {
+		pr_err("marker %s: no usable site; marker left out\n", m->name);
+		kfree(m->sites);
+		kmark_free_layout(m->layout);
+		kfree(m);
+		return 0;
+	}
+	kmark_layout_finish(m->layout);
 	m->nr_sites = kept;
 	ret = xa_alloc(&kmark_ids, &id, m, XA_LIMIT(1, U16_MAX), GFP_KERNEL);
 	if (ret)

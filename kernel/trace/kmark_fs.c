@@ -29,6 +29,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/local.h>
 
 #include "kmark_internal.h"
 
@@ -469,15 +470,10 @@ struct kmark_pipe {
 	size_t len, off;
 };
 
-static void kmark_report_drops(struct seq_buf *s, int cpu)
+/* Hits dropped on @cpu since the readers last reported them. */
+static unsigned long kmark_new_drops(int cpu)
 {
-	unsigned long d = kmark_dropped(cpu);
-
-	if (d != kmark_dropped_seen[cpu]) {
-		seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu,
-			       d - kmark_dropped_seen[cpu]);
-		kmark_dropped_seen[cpu] = d;
-	}
+	return kmark_dropped(cpu) - kmark_dropped_seen[cpu];
 }
 
 /*
@@ -488,14 +484,12 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 {
 	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
 	struct ring_buffer_event *ev, *e;
-	unsigned long lost, seen, l;
+	unsigned long lost, l, d;
 	int cpu, best;
 	u64 ts, t;
 
 	mutex_lock(&kmark_read_mutex);
 	for (;;) {
-		size_t before = seq_buf_used(s);
-
 		/*
 		 * The oldest event across CPUs. What peek returns stays valid
 		 * until it is consumed: only this reader consumes (the mutex),
@@ -515,28 +509,28 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 			}
 		}
 		if (best < 0) {
-			for_each_possible_cpu(cpu)
-				kmark_report_drops(s, cpu);
+			/* Drops after the last event still get their note. */
+			for_each_possible_cpu(cpu) {
+				size_t before = seq_buf_used(s);
+
+				d = kmark_new_drops(cpu);
+				if (!d)
+					continue;
+				seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n",
+					       cpu, d);
+				if (seq_buf_has_overflowed(s)) {
+					s->len = before;
+					break;
+				}
+				kmark_dropped_seen[cpu] += d;
+			}
 			break;
 		}
-		seen = kmark_dropped_seen[best];
-		if (lost)
-			seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", best,
-				       lost);
-		kmark_report_drops(s, best);
-		kmark_print_event(s, best, ts, ring_buffer_event_data(ev),
-				  ring_buffer_event_length(ev));
-		if (seq_buf_has_overflowed(s)) {
-			/* Keep it for the next read, unless it never fits. */
-			if (before) {
-				s->len = before;
-				kmark_dropped_seen[best] = seen;
-				break;
-			}
-			seq_buf_clear(s);
-			seq_buf_printf(s, "CPU:%d [EVENT TOO LONG TO PRINT]\n",
-				       best);
-		}
+		d = kmark_new_drops(best);
+		if (!kmark_print_record(s, best, ts, ring_buffer_event_data(ev),
+					ring_buffer_event_length(ev), lost, d))
+			break;	/* kept for the next read */
+		kmark_dropped_seen[best] += d;
 		ring_buffer_consume(buf, best, NULL, NULL);
 	}
 	mutex_unlock(&kmark_read_mutex);
@@ -660,18 +654,28 @@ static int kmark_iter_pick(struct kmark_trace_iter *it)
 	return it->cpu;
 }
 
+static void kmark_trace_rewind(struct kmark_trace_iter *it)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (it->iters[cpu])
+			ring_buffer_iter_reset(it->iters[cpu]);
+	it->idx = 0;
+}
+
 static void *kmark_trace_start(struct seq_file *m, loff_t *pos)
 {
 	struct kmark_trace_iter *it = m->private;
-	int cpu;
 
-	if (*pos == 0)
+	if (*pos == 0) {
+		/* A read from the start (again, after lseek or pread). */
+		kmark_trace_rewind(it);
 		return SEQ_START_TOKEN;
+	}
 	if (*pos != it->idx) {
 		/* Restart the walk and skip to *pos (seq_file re-reads). */
-		for_each_possible_cpu(cpu)
-			if (it->iters[cpu])
-				ring_buffer_iter_reset(it->iters[cpu]);
+		kmark_trace_rewind(it);
 		for (it->idx = 1; it->idx < *pos; it->idx++) {
 			if (kmark_iter_pick(it) < 0)
 				return NULL;
@@ -715,13 +719,14 @@ static int kmark_trace_show(struct seq_file *m, void *v)
 		}
 		kmark_print_header(&s, entries, written);
 	} else {
-		if (ring_buffer_iter_dropped(it->iters[it->cpu]))
-			seq_buf_printf(&s, "CPU:%d [LOST EVENTS]\n", it->cpu);
+		bool lost = ring_buffer_iter_dropped(it->iters[it->cpu]);
+
 		ev = ring_buffer_iter_peek(it->iters[it->cpu], &ts);
 		if (!ev)
 			return 0;
-		kmark_print_event(&s, it->cpu, ts, ring_buffer_event_data(ev),
-				  ring_buffer_event_length(ev));
+		kmark_print_record(&s, it->cpu, ts, ring_buffer_event_data(ev),
+				   ring_buffer_event_length(ev),
+				   lost ? ULONG_MAX : 0, 0);
 	}
 	seq_write(m, it->line, seq_buf_used(&s));
 	return 0;
@@ -743,7 +748,7 @@ static int kmark_trace_release(struct inode *inode, struct file *file)
 		return 0;
 	it = ((struct seq_file *)file->private_data)->private;
 	for_each_possible_cpu(cpu)
-		if (it->iters[cpu])
+		if (it->iters && it->iters[cpu])
 			ring_buffer_read_finish(it->iters[cpu]);
 	kfree(it->iters);
 	kfree(it->line);
@@ -795,6 +800,266 @@ static const struct file_operations kmark_trace_fops = {
 	.llseek = seq_lseek,
 	.release = kmark_trace_release,
 };
+
+/* --- per_cpu/cpuN/trace_pipe_raw ------------------------------------------ */
+
+/*
+ * Whole ring-buffer pages, as ftrace's trace_pipe_raw gives them: the page
+ * header (timestamp, commit) and the compressed event headers that
+ * events/header_page and events/header_event describe, then the records
+ * that events/NAME/format describes. Consuming; blocks while the CPU's
+ * buffer is empty, unless O_NONBLOCK.
+ */
+struct kmark_raw {
+	struct mutex lock;	/* one reader of this open file at a time */
+	int cpu;
+	struct buffer_data_read_page *page;
+	size_t size;		/* bytes in a page */
+	size_t off;		/* bytes of the page already read; size: none */
+};
+
+static int kmark_raw_open(struct inode *inode, struct file *file)
+{
+	struct kmark_raw *r;
+	int ret = kmark_open_check();
+
+	if (ret)
+		return ret;
+	mutex_lock(&kmark_mutex);
+	ret = kmark_buffer_ensure();
+	mutex_unlock(&kmark_mutex);
+	if (ret)
+		return ret;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->cpu = (long)inode->i_private;
+	ret = ring_buffer_alloc_read_page(kmark_buffer, r->cpu, &r->page);
+	if (ret) {
+		kfree(r);
+		return ret;
+	}
+	r->size = ring_buffer_read_page_size(r->page);
+	r->off = r->size;
+	mutex_init(&r->lock);
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+static int kmark_raw_release(struct inode *inode, struct file *file)
+{
+	struct kmark_raw *r = file->private_data;
+
+	ring_buffer_free_read_page(kmark_buffer, r->cpu, r->page);
+	mutex_destroy(&r->lock);
+	kfree(r);
+	return 0;
+}
+
+static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct kmark_raw *r = file->private_data;
+	ssize_t ret;
+
+	if (!cnt)
+		return 0;
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
+	while (r->off == r->size) {
+		/* Consumers of the buffer take turns (see kmark_pipe_fill()). */
+		mutex_lock(&kmark_read_mutex);
+		ret = ring_buffer_read_page(kmark_buffer, r->page, r->size,
+					    r->cpu, 0);
+		mutex_unlock(&kmark_read_mutex);
+		if (ret >= 0) {
+			r->off = 0;
+			break;
+		}
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		mutex_unlock(&r->lock);
+		ret = ring_buffer_wait(kmark_buffer, r->cpu, 0, NULL, NULL);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&r->lock))
+			return -ERESTARTSYS;
+	}
+	ret = min(cnt, r->size - r->off);
+	if (copy_to_user(ubuf, (u8 *)ring_buffer_read_page_data(r->page) + r->off,
+			 ret)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	r->off += ret;
+out:
+	mutex_unlock(&r->lock);
+	return ret;
+}
+
+static __poll_t kmark_raw_poll(struct file *file, poll_table *pt)
+{
+	struct kmark_raw *r = file->private_data;
+
+	if (READ_ONCE(r->off) != r->size)
+		return EPOLLIN | EPOLLRDNORM;
+	return ring_buffer_poll_wait(kmark_buffer, r->cpu, file, pt, 0);
+}
+
+static const struct file_operations kmark_raw_fops = {
+	.open = kmark_raw_open,
+	.read = kmark_raw_read,
+	.poll = kmark_raw_poll,
+	.release = kmark_raw_release,
+};
+
+/* --- events/: the binary format -------------------------------------------- */
+
+static struct dentry *kmark_events_dir;
+
+/* A mirror of ring_buffer.c's struct buffer_data_page, for header_page. */
+struct kmark_rb_page {
+	u64 time_stamp;
+	local_t commit;
+	unsigned char data[];
+};
+
+/* events/header_page, as ring_buffer_print_page_header() prints it. */
+static int kmark_header_page_show(struct seq_file *m, void *v)
+{
+	unsigned int size = PAGE_SIZE;
+
+	mutex_lock(&kmark_mutex);
+	if (kmark_buffer)
+		size = ring_buffer_subbuf_size_get(kmark_buffer);
+	mutex_unlock(&kmark_mutex);
+	seq_printf(m, "\tfield: u64 timestamp;\toffset:0;\tsize:%u;\tsigned:%u;\n",
+		   (unsigned int)sizeof(u64), (unsigned int)is_signed_type(u64));
+	seq_printf(m, "\tfield: local_t commit;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+		   (unsigned int)offsetof(struct kmark_rb_page, commit),
+		   (unsigned int)sizeof(local_t), (unsigned int)is_signed_type(long));
+	seq_printf(m, "\tfield: int overwrite;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+		   (unsigned int)offsetof(struct kmark_rb_page, commit), 1,
+		   (unsigned int)is_signed_type(long));
+	seq_printf(m, "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+		   (unsigned int)offsetof(struct kmark_rb_page, data),
+		   size - (unsigned int)offsetof(struct kmark_rb_page, data),
+		   (unsigned int)is_signed_type(char));
+	return 0;
+}
+
+/* events/header_event, as ring_buffer_print_entry_header() prints it. */
+static int kmark_header_event_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# compressed entry header\n"
+		 "\ttype_len    :    5 bits\n"
+		 "\ttime_delta  :   27 bits\n"
+		 "\tarray       :   32 bits\n\n");
+	seq_printf(m, "\tpadding     : type == %d\n", RINGBUF_TYPE_PADDING);
+	seq_printf(m, "\ttime_extend : type == %d\n", RINGBUF_TYPE_TIME_EXTEND);
+	seq_printf(m, "\ttime_stamp : type == %d\n", RINGBUF_TYPE_TIME_STAMP);
+	seq_printf(m, "\tdata max type_len  == %d\n",
+		   RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
+	return 0;
+}
+
+/*
+ * events/NAME/format and id. They read the marker without kmark_mutex:
+ * what they read never changes while the marker exists, and the marker is
+ * freed only after its directory is removed, which waits for these.
+ */
+static int kmark_format_show(struct seq_file *sf, void *v)
+{
+	struct kmark_marker *m = sf->private;
+	struct seq_buf s;
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, PAGE_SIZE);
+	kmark_print_format(&s, m);
+	seq_write(sf, buf, seq_buf_used(&s));
+	kfree(buf);
+	return 0;
+}
+
+static int kmark_id_show(struct seq_file *sf, void *v)
+{
+	struct kmark_marker *m = sf->private;
+
+	seq_printf(sf, "%u\n", m->id);
+	return 0;
+}
+
+#define KMARK_SHOW_FOPS(_name)						\
+static int _name##_open(struct inode *inode, struct file *file)	\
+{									\
+	int ret = kmark_open_check();					\
+									\
+	return ret ? ret : single_open(file, _name##_show,		\
+				       inode->i_private);		\
+}									\
+static const struct file_operations _name##_fops = {			\
+	.open = _name##_open,						\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+KMARK_SHOW_FOPS(kmark_header_page);
+KMARK_SHOW_FOPS(kmark_header_event);
+KMARK_SHOW_FOPS(kmark_format);
+KMARK_SHOW_FOPS(kmark_id);
+
+/**
+ * kmark_event_dir_create - events/NAME/ for an event
+ * @m:	the event ("GROUP/EVENT" names get events/GROUP/EVENT/)
+ *
+ * Called under kmark_mutex, for each marker once the events directory
+ * exists and for each kprobe event when it is added. A failure to create
+ * the files leaves the event without them (debugfs says why in dmesg).
+ */
+void kmark_event_dir_create(struct kmark_marker *m)
+{
+	const char *slash = strchr(m->name, '/');
+	struct dentry *parent = kmark_events_dir;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (!parent || m->dir)
+		return;
+	if (slash) {
+		char group[KMARK_NAME_MAX];
+
+		strscpy(group, m->name, min_t(size_t, sizeof(group),
+					      slash - m->name + 1));
+		parent = debugfs_lookup(group, kmark_events_dir);
+		if (!parent) {
+			parent = debugfs_create_dir(group, kmark_events_dir);
+			if (IS_ERR(parent))
+				return;
+			dget(parent);
+		}
+	}
+	m->dir = debugfs_create_dir(m->event, parent);
+	if (slash)
+		dput(parent);
+	if (IS_ERR(m->dir)) {
+		m->dir = NULL;
+		return;
+	}
+	debugfs_create_file("format", 0400, m->dir, m, &kmark_format_fops);
+	debugfs_create_file("id", 0400, m->dir, m, &kmark_id_fops);
+}
+
+/* Remove events/NAME/; waits for its files' readers. Under kmark_mutex. */
+void kmark_event_dir_remove(struct kmark_marker *m)
+{
+	lockdep_assert_held(&kmark_mutex);
+	debugfs_remove(m->dir);
+	m->dir = NULL;
+}
 
 /* --- per_cpu/cpuN/stats --------------------------------------------------- */
 
@@ -891,7 +1156,8 @@ static const struct file_operations kmark_readme_fops = {
 
 static int __init kmark_fs_init(void)
 {
-	struct dentry *dir, *pcpu;
+	struct dentry *dir, *pcpu, *events;
+	struct kmark_marker *m;
 	char name[16];
 	long cpu;
 
@@ -919,7 +1185,19 @@ static int __init kmark_fs_init(void)
 		d = debugfs_create_dir(name, pcpu);
 		debugfs_create_file("stats", 0400, d, (void *)cpu,
 				    &kmark_stats_fops);
+		debugfs_create_file("trace_pipe_raw", 0400, d, (void *)cpu,
+				    &kmark_raw_fops);
 	}
+	events = debugfs_create_dir("events", dir);
+	debugfs_create_file("header_page", 0400, events, NULL,
+			    &kmark_header_page_fops);
+	debugfs_create_file("header_event", 0400, events, NULL,
+			    &kmark_header_event_fops);
+	mutex_lock(&kmark_mutex);
+	kmark_events_dir = events;
+	list_for_each_entry(m, &kmark_markers, list)
+		kmark_event_dir_create(m);
+	mutex_unlock(&kmark_mutex);
 	return 0;
 }
 fs_initcall(kmark_fs_init);

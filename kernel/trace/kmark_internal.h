@@ -16,56 +16,82 @@
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
 #include <trace/kmark.h>
-
-/* How each argument is passed and stored (after C's default promotions). */
-enum kmark_arg_type {
-	KMARK_ARG_INT,		/* int, char, short: 4 bytes */
-	KMARK_ARG_LONG,		/* long, size_t, ptrdiff_t, pointers */
-	KMARK_ARG_LLONG,	/* long long: 8 bytes */
-	KMARK_ARG_STR,		/* NUL-terminated copy, at most KMARK_STR_MAX */
-};
 
 #define KMARK_MAX_FIELDS	16
 #define KMARK_NAME_MAX		64
 #define KMARK_CONV_MAX		16
 #define KMARK_STR_MAX		256
 
-/**
- * struct kmark_field - one conversion of a marker's format
- * @name:	field name: the word before '=' in "name=%d", else "argN"
- * @conv:	the conversion alone, e.g. "%-5lu", given to snprintf
- * @prefix:	literal text before the conversion, "%%" already unescaped
- * @type:	how the argument is stored (enum kmark_arg_type)
- * @size:	bytes it takes in a record (0 for strings: NUL-terminated)
- * @is_ptr:	a %p conversion: printed as a pointer
- */
-struct kmark_field {
-	char name[KMARK_NAME_MAX];
-	char conv[KMARK_CONV_MAX];
-	const char *prefix;
-	u8 type;
-	u8 size;
-	bool is_ptr;
+/* What a field of a record holds. */
+enum kmark_field_kind {
+	KMARK_FIELD_INT,	/* an integer of @size bytes */
+	KMARK_FIELD_PTR,	/* a pointer value, never dereferenced */
+	KMARK_FIELD_STR,	/* ftrace's __data_loc: u32, (len << 16) | offset */
+	KMARK_FIELD_CHARS,	/* a char array of @size bytes (common_comm) */
+};
+
+/* What a field's text conversion takes from snprintf's argument list. */
+enum kmark_conv_arg {
+	KMARK_CONV_INT,		/* %d %u %x %c, with h and hh: an int */
+	KMARK_CONV_LONG,	/* l, z, t: a long */
+	KMARK_CONV_LLONG,	/* ll: a long long */
+	KMARK_CONV_PTR,		/* %p and its extensions */
+	KMARK_CONV_STR,		/* %s */
 };
 
 /**
- * struct kmark_layout - a format parsed once, used for every event
- * @nr_fields:	number of conversions
- * @fixed_size:	bytes the non-string arguments take in a record
- * @has_strings: some field is a string (its size is known per event)
- * @suffix:	literal text after the last conversion
- * @fields:	the conversions in order
+ * struct kmark_field - one field of an event's records
+ * @name:	field name: the word before '=' in "name=%d", else "argN"
+ * @type:	C type as the format file shows it ("int", "__data_loc char[]")
+ * @offset:	offset from the start of the record (the common header
+ *		included), as the format file shows it
+ * @size:	bytes it takes there (a string: its 4-byte __data_loc word)
+ * @kind:	enum kmark_field_kind
+ * @is_signed:	integers: sign-extend when reading
+ * @conv_arg:	enum kmark_conv_arg: what @conv takes
+ * @conv:	the conversion alone, e.g. "%-5lu", given to snprintf
+ * @prefix:	literal text before the conversion, "%%" already unescaped
  *
- * Records store the arguments back to back, unaligned, in field order:
- * this is what makes recording cheap (no format parsing per event, unlike
+ * One table of these per event is what the recorder writes, the text
+ * output renders, the format file prints and filters read.
+ */
+struct kmark_field {
+	char name[KMARK_NAME_MAX];
+	const char *type;
+	u16 offset;
+	u8 size;
+	u8 kind;
+	bool is_signed;
+	u8 conv_arg;
+	char conv[KMARK_CONV_MAX];
+	const char *prefix;
+};
+
+/**
+ * struct kmark_layout - an event's record layout and text format
+ * @nr_fields:	number of fields (conversions of the format)
+ * @size:	size of a record's fixed part, common header included; strings
+ *		follow it
+ * @nr_str:	number of string fields
+ * @str:	their indexes in @fields
+ * @suffix:	literal text after the last conversion
+ * @fields:	the fields, in the order of the text format
+ *
+ * A marker's layout is its format parsed once, then bound to its sites'
+ * argument table (kmark_layout_bind()): the fixed part of a record is the
+ * site's packed argument block, verbatim, after the common header. This is
+ * what makes recording cheap (one copy, no format walk, unlike
  * vbin_printf) and rendering exact (snprintf on the field's own
  * conversion).
  */
 struct kmark_layout {
 	unsigned int nr_fields;
-	unsigned int fixed_size;
-	bool has_strings;
+	unsigned int size;
+	unsigned int nr_str;
+	u8 str[KMARK_MAX_FIELDS];
 	const char *suffix;
 	struct kmark_field fields[];
 };
@@ -83,6 +109,7 @@ struct kmark_probe_array {
 
 struct kmark_marker;
 struct seq_file;
+struct dentry;
 
 /**
  * struct kmark_event_ops - what makes a dynamic event (a kprobe event)
@@ -109,8 +136,11 @@ struct kmark_event_ops {
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
  * @recording:	kmark's recorder is attached (the marker is in set_event)
  * @ops:	NULL for static markers; else how to enable the dynamic event
+ * @dir:	its directory events/NAME/ (format, id)
  *
- * Everything but @probes is written under kmark_mutex.
+ * Everything but @probes is written under kmark_mutex. @name, @event,
+ * @format, @id and @layout do not change while the marker exists, so the
+ * files of events/NAME/ read them without the mutex.
  */
 struct kmark_marker {
 	struct list_head list;
@@ -124,41 +154,43 @@ struct kmark_marker {
 	struct kmark_probe_array __rcu *probes;
 	bool recording;
 	const struct kmark_event_ops *ops;
+	struct dentry *dir;
 };
 
 /**
- * struct kmark_entry - the fixed head of every record in the ring buffer
- * @id:		marker id
- * @flags:	KMARK_FLAG_*
+ * struct kmark_entry - the common head of every record in the ring buffer
+ * @type:	event id (common_type)
+ * @flags:	TRACE_FLAG_* bits, as ftrace stores them (common_flags)
  * @preempt_count: preemption depth (low nibble), migrate-disable (high)
- * @pid:	current's pid
+ * @pid:	current's pid (common_pid)
  * @comm:	current's comm, so names are right for every task (no <...>)
- * @data:	the arguments, as described by the marker's layout
+ *
+ * The first four are ftrace's struct trace_entry, so that readers of
+ * ftrace's binary format (libtraceevent) decode kmark's records. The
+ * event's fields follow, as its struct kmark_layout says.
  */
 struct kmark_entry {
-	u16 id;
+	u16 type;
 	u8 flags;
 	u8 preempt_count;
 	s32 pid;
 	char comm[TASK_COMM_LEN];
-	u8 data[];
 };
 
-#define KMARK_FLAG_IRQS_OFF	0x01
-#define KMARK_FLAG_NEED_RESCHED	0x02
-#define KMARK_FLAG_PREEMPT_RESCHED 0x04
-#define KMARK_FLAG_HARDIRQ	0x08
-#define KMARK_FLAG_SOFTIRQ	0x10
-#define KMARK_FLAG_NMI		0x20
-#define KMARK_FLAG_BH_OFF	0x40
+#define KMARK_HDR_SIZE		sizeof(struct kmark_entry)
 
-/* Record size of a fixed-size argument type (0 for strings). */
-static inline u8 kmark_arg_size(u8 type)
-{
-	return type == KMARK_ARG_INT ? sizeof(int) :
-	       type == KMARK_ARG_LONG ? sizeof(long) :
-	       type == KMARK_ARG_LLONG ? sizeof(u64) : 0;
-}
+/* ftrace's context flags (enum trace_flag_type in linux/trace_events.h). */
+#define KMARK_FLAG_IRQS_OFF		0x01
+#define KMARK_FLAG_NEED_RESCHED		0x04
+#define KMARK_FLAG_HARDIRQ		0x08
+#define KMARK_FLAG_SOFTIRQ		0x10
+#define KMARK_FLAG_PREEMPT_RESCHED	0x20
+#define KMARK_FLAG_NMI			0x40
+#define KMARK_FLAG_BH_OFF		0x80
+
+/* The common header's fields, for format files and filters. */
+extern const struct kmark_field kmark_common_fields[];
+extern const unsigned int kmark_nr_common_fields;
 
 /* Section bounds of the kmark() sites (include/asm-generic/vmlinux.lds.h). */
 extern struct kmark_site * const __start___kmark_sites[];
@@ -170,6 +202,9 @@ extern struct list_head kmark_markers;
 
 struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 					unsigned int *err_pos);
+const char *kmark_layout_bind(struct kmark_layout *l,
+			      const struct kmark_site *site);
+void kmark_layout_finish(struct kmark_layout *l);
 void kmark_free_layout(struct kmark_layout *layout);
 struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
@@ -177,9 +212,11 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 			  unsigned int nr, bool *state, const char **err,
 			  unsigned int *err_pos);
 int kmark_set_recording(struct kmark_marker *m, bool on);
-int kmark_add_dynamic(struct kmark_marker *m);
+int kmark_dynamic_alloc_id(struct kmark_marker *m);
+void kmark_dynamic_free_id(struct kmark_marker *m);
+void kmark_dynamic_link(struct kmark_marker *m);
+void kmark_dynamic_unlink(struct kmark_marker *m);
 void kmark_boot_events_retry(void);
-void kmark_remove_dynamic(struct kmark_marker *m);
 int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 			   void *data);
 int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
@@ -193,32 +230,113 @@ extern unsigned long kmark_buffer_kb;
 int kmark_buffer_ensure(void);
 int kmark_buffer_resize(unsigned long kb);
 void kmark_buffer_clear(void);
-void kmark_record_probe(void *data, struct kmark_marker *m, va_list *args);
+void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
 struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit);
 void kmark_commit(void);
-/* A marker's arguments between taking them off the va_list and storing. */
-struct kmark_argv {
-	union {
-		u64 ll;		/* integers, zero-extended; pointers */
-		const char *s;
-	} v[KMARK_MAX_FIELDS];
-	u16 len[KMARK_MAX_FIELDS];	/* string lengths, without the NUL */
+void kmark_count_drop(void);
+/**
+ * kmark_put_loc - point a string field at the text after a record's fixed part
+ * @e:		the record
+ * @f:		the string field
+ * @dst:	where its text is (after the fixed part and earlier strings)
+ * @len:	its length without the NUL (at most KMARK_STR_MAX - 1)
+ *
+ * Writes ftrace's __data_loc word, (length with NUL << 16) | offset, into
+ * the field's 4-byte slot.
+ *
+ * Return: where the next string goes.
+ */
+static __always_inline u8 *kmark_put_loc(struct kmark_entry *e,
+					 const struct kmark_field *f, u8 *dst,
+					 unsigned int len)
+{
+	u32 loc = ((len + 1) << 16) | (u32)(dst - (u8 *)e);
+
+	put_unaligned(loc, (u32 *)((u8 *)e + f->offset));
+	return dst + len + 1;
+}
+
+/* Store @str (@len bytes, no NUL) as string field @f at @dst. */
+static __always_inline u8 *kmark_put_str(struct kmark_entry *e,
+					 const struct kmark_field *f, u8 *dst,
+					 const char *str, unsigned int len)
+{
+	memcpy(dst, str, len);
+	dst[len] = '\0';
+	return kmark_put_loc(e, f, dst, len);
+}
+
+/* A marker's strings, between measuring and copying them. */
+struct kmark_strs {
+	const char *str[KMARK_MAX_FIELDS];
+	unsigned int len[KMARK_MAX_FIELDS];
 };
 
-size_t kmark_collect_args(const struct kmark_layout *l, va_list *args,
-			  struct kmark_argv *a);
-void kmark_write_args(const struct kmark_layout *l, const struct kmark_argv *a,
-		      u8 *dst);
+/*
+ * kmark_record_size - bytes a marker's record takes, strings measured once
+ * @l:		the marker's layout
+ * @args:	the site's argument block
+ * @strs:	out: each string and its length (for kmark_record_fill())
+ */
+static __always_inline size_t kmark_record_size(const struct kmark_layout *l,
+						const void *args,
+						struct kmark_strs *strs)
+{
+	size_t size = l->size;
+	unsigned int i;
+
+	for (i = 0; i < l->nr_str; i++) {
+		const struct kmark_field *f = &l->fields[l->str[i]];
+		const char *s;
+
+		s = get_unaligned((const char * const *)((const u8 *)args +
+					f->offset - KMARK_HDR_SIZE));
+		strs->str[i] = s ?: "(null)";
+		strs->len[i] = strnlen(strs->str[i], KMARK_STR_MAX - 1);
+		size += strs->len[i] + 1;
+	}
+	return size;
+}
+
+/*
+ * kmark_record_fill - a marker's record after its header: one copy of the
+ * argument block, then each string's __data_loc word and text
+ */
+static __always_inline void kmark_record_fill(struct kmark_entry *e,
+					      const struct kmark_layout *l,
+					      const void *args,
+					      const struct kmark_strs *strs)
+{
+	u8 *dst = (u8 *)e + l->size;
+	unsigned int i;
+
+	memcpy(e + 1, args, l->size - KMARK_HDR_SIZE);
+	for (i = 0; i < l->nr_str; i++) {
+		const struct kmark_field *f = &l->fields[l->str[i]];
+
+		/* A pointer's slot: no address bits may stay in the record. */
+		put_unaligned(0UL, (unsigned long *)((u8 *)e + f->offset));
+		dst = kmark_put_str(e, f, dst, strs->str[i], strs->len[i]);
+	}
+}
+
 unsigned long kmark_written(int cpu);
 unsigned long kmark_dropped(int cpu);
 
 /* kmark_output.c */
+u64 kmark_field_value(const struct kmark_field *f, const void *rec);
+const char *kmark_field_str(const struct kmark_field *f, const void *rec,
+			    unsigned int len);
 void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 		       const struct kmark_entry *e, unsigned int len);
 void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *layout,
-			const u8 *data, const u8 *end);
+			const void *rec, unsigned int len);
+bool kmark_print_record(struct seq_buf *s, int cpu, u64 ts,
+			const struct kmark_entry *e, unsigned int len,
+			unsigned long lost, unsigned long dropped);
 void kmark_print_header(struct seq_buf *s, unsigned long entries,
 			unsigned long written);
+void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m);
 
 /* Writes are taken whole, at most a page: longer ones fail with E2BIG. */
 #define KMARK_ERR_TOO_LONG	"Write too long: at most 4095 bytes at once"
@@ -228,7 +346,8 @@ void *kmark_markers_start(struct seq_file *m, loff_t *pos);
 void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
 void kmark_markers_stop(struct seq_file *m, void *v);
 void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
-struct dentry;
+void kmark_event_dir_create(struct kmark_marker *m);
+void kmark_event_dir_remove(struct kmark_marker *m);
 #ifdef CONFIG_KMARK_KPROBES
 void kmark_kprobe_create_files(struct dentry *dir);
 #else

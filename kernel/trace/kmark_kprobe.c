@@ -32,6 +32,7 @@
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/security.h>
@@ -84,28 +85,36 @@ static u64 notrace kmark_read_mem(unsigned long addr, unsigned int size,
 	return v.l;
 }
 
+/* Where a fetch runs: the registers, and a return probe's saved arguments. */
+struct kmark_fetch_ctx {
+	struct pt_regs *regs;
+	const unsigned long *entry;	/* NULL in an entry probe */
+};
+
 /* Evaluate @f; @size is the width to read when @f reads memory (0: long). */
 static u64 notrace kmark_fetch(const struct kmark_fetch *f,
-			       struct pt_regs *regs, unsigned int size,
-			       bool *fault)
+			       const struct kmark_fetch_ctx *c,
+			       unsigned int size, bool *fault)
 {
 	switch (f->op) {
 	case KMARK_F_REG:
-		return regs_get_register(regs, f->param);
+		return regs_get_register(c->regs, f->param);
 	case KMARK_F_ARG:
-		return regs_get_kernel_argument(regs, f->param);
+		if (c->entry)
+			return c->entry[f->slot];
+		return regs_get_kernel_argument(c->regs, f->param);
 	case KMARK_F_STACK:
-		return regs_get_kernel_stack_nth(regs, f->param);
+		return regs_get_kernel_stack_nth(c->regs, f->param);
 	case KMARK_F_STACKP:
-		return kernel_stack_pointer(regs);
+		return kernel_stack_pointer(c->regs);
 	case KMARK_F_RETVAL:
-		return regs_return_value(regs);
+		return regs_return_value(c->regs);
 	case KMARK_F_COMM:
 		return (unsigned long)current->comm;
 	case KMARK_F_MEM:
 		return kmark_read_mem(f->param, size, fault);
 	case KMARK_F_DEREF: {
-		unsigned long base = kmark_fetch(f->base, regs, 0, fault);
+		unsigned long base = kmark_fetch(f->base, c, 0, fault);
 
 		if (*fault)
 			return 0;
@@ -114,6 +123,7 @@ static u64 notrace kmark_fetch(const struct kmark_fetch *f,
 	}
 	return 0;
 }
+NOKPROBE_SYMBOL(kmark_fetch);
 
 /*
  * Where a string argument is. As in ftrace, a dereference or @SYM names the
@@ -121,15 +131,16 @@ static u64 notrace kmark_fetch(const struct kmark_fetch *f,
  * other fetch gives a pointer to it ("$arg2:string", "$comm").
  */
 static unsigned long notrace kmark_fetch_str_addr(const struct kmark_fetch *f,
-						  struct pt_regs *regs,
+						  const struct kmark_fetch_ctx *c,
 						  bool *fault)
 {
 	if (f->op == KMARK_F_MEM)
 		return f->param;
 	if (f->op == KMARK_F_DEREF)
-		return kmark_fetch(f->base, regs, 0, fault) + f->param;
-	return kmark_fetch(f, regs, 0, fault);
+		return kmark_fetch(f->base, c, 0, fault) + f->param;
+	return kmark_fetch(f, c, 0, fault);
 }
+NOKPROBE_SYMBOL(kmark_fetch_str_addr);
 
 /* Length of the string at @p (at most KMARK_STR_MAX - 1), or -EFAULT. */
 static int notrace kmark_strlen_nofault(unsigned long p, bool user)
@@ -151,120 +162,148 @@ static int notrace kmark_strlen_nofault(unsigned long p, bool user)
 	}
 	return n;
 }
+NOKPROBE_SYMBOL(kmark_strlen_nofault);
 
 static const char kmark_fault_str[] = "(fault)";
 
+/* The first field of an argument in the event's layout (after ip, func). */
+static unsigned int kmark_kprobe_first_arg(const struct kmark_kprobe *tk)
+{
+	return tk->is_return ? 2 : 1;
+}
+
+/*
+ * Record one hit: the fixed part (the probe's addresses and each argument
+ * at its field's offset and size), then the strings, as the event's layout
+ * and format file say.
+ */
 static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
-					struct pt_regs *regs,
+					const struct kmark_fetch_ctx *c,
 					unsigned long ip, unsigned long func)
 {
+	const struct kmark_layout *l = tk->marker.layout;
+	unsigned int first = kmark_kprobe_first_arg(tk), i;
 	u64 vals[KMARK_KPROBE_MAX_ARGS];
 	int slen[KMARK_KPROBE_MAX_ARGS];
-	size_t size = tk->marker.layout->fixed_size;
+	size_t size = l->size;
 	struct kmark_entry *e;
-	unsigned int i;
-	u8 *p;
+	u8 *dst;
 
 	for (i = 0; i < tk->nr_args; i++) {
 		const struct kmark_karg *a = &tk->args[i];
 		bool fault = false;
 
-		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING)
-			vals[i] = kmark_fetch_str_addr(a->fetch, regs, &fault);
-		else
-			vals[i] = kmark_fetch(a->fetch, regs, a->type <= KMARK_T_X ?
-					      a->bits / 8 : 0, &fault);
-		switch (a->type) {
-		case KMARK_T_STRING:
-		case KMARK_T_USTRING:
+		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) {
+			vals[i] = kmark_fetch_str_addr(a->fetch, c, &fault);
 			slen[i] = fault ? -EFAULT :
 				  kmark_strlen_nofault(vals[i],
 						       a->type == KMARK_T_USTRING);
 			size += (slen[i] < 0 ? sizeof(kmark_fault_str) - 1 :
 				 slen[i]) + 1;
-			break;
-		case KMARK_T_S:
-			if (a->bits < 64)
-				vals[i] = (u64)(s64)((s64)(vals[i] << (64 - a->bits)) >>
-						     (64 - a->bits));
-			break;
-		case KMARK_T_U:
-		case KMARK_T_X:
-			if (a->bits < 64)
-				vals[i] &= (1ULL << a->bits) - 1;
-			break;
-		case KMARK_T_SYMBOL:
-			break;
+		} else {
+			vals[i] = kmark_fetch(a->fetch, c, a->type <= KMARK_T_X ?
+					      a->bits / 8 : 0, &fault);
 		}
 	}
 
 	e = kmark_reserve(tk->marker.id, size, false);
 	if (!e)
 		return;
-	p = e->data;
-	memcpy(p, &ip, sizeof(ip));
-	p += sizeof(ip);
-	if (tk->is_return) {
-		memcpy(p, &func, sizeof(func));
-		p += sizeof(func);
-	}
+	put_unaligned(ip, (unsigned long *)((u8 *)e + l->fields[0].offset));
+	if (tk->is_return)
+		put_unaligned(func,
+			      (unsigned long *)((u8 *)e + l->fields[1].offset));
+	dst = (u8 *)e + l->size;
 	for (i = 0; i < tk->nr_args; i++) {
 		const struct kmark_karg *a = &tk->args[i];
+		const struct kmark_field *f = &l->fields[first + i];
+		void *slot = (u8 *)e + f->offset;
 
 		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) {
+			void *src = (void *)(unsigned long)vals[i];
 			long n = -EFAULT;
 
-			if (slen[i] >= 0 && a->type == KMARK_T_USTRING)
-				n = strncpy_from_user_nofault((char *)p,
-						(const void __user *)(unsigned long)vals[i],
-						slen[i] + 1);
-			else if (slen[i] >= 0)
-				n = strncpy_from_kernel_nofault((char *)p,
-						(void *)(unsigned long)vals[i],
-						slen[i] + 1);
 			if (slen[i] < 0) {
-				memcpy(p, kmark_fault_str, sizeof(kmark_fault_str));
-				p += sizeof(kmark_fault_str);
+				dst = kmark_put_str(e, f, dst, kmark_fault_str,
+						    sizeof(kmark_fault_str) - 1);
 				continue;
 			}
+			if (a->type == KMARK_T_USTRING)
+				n = strncpy_from_user_nofault((char *)dst,
+						(const void __user *)src,
+						slen[i] + 1);
+			else
+				n = strncpy_from_kernel_nofault((char *)dst, src,
+								slen[i] + 1);
 			if (n < 0)	/* changed under us: keep the size */
-				memset(p, '?', slen[i]);
-			p[slen[i]] = '\0';
-			p += slen[i] + 1;
-		} else if (a->type == KMARK_T_SYMBOL) {
-			unsigned long v = vals[i];
-
-			memcpy(p, &v, sizeof(v));
-			p += sizeof(v);
-		} else {
-			memcpy(p, &vals[i], sizeof(u64));
-			p += sizeof(u64);
+				memset(dst, '?', slen[i]);
+			dst[slen[i]] = '\0';
+			dst = kmark_put_loc(e, f, dst, slen[i]);
+			continue;
+		}
+		switch (f->size) {
+		case 1:
+			*(u8 *)slot = vals[i];
+			break;
+		case 2:
+			put_unaligned((u16)vals[i], (u16 *)slot);
+			break;
+		case 4:
+			put_unaligned((u32)vals[i], (u32 *)slot);
+			break;
+		default:
+			put_unaligned(vals[i], (u64 *)slot);
+			break;
 		}
 	}
 	kmark_commit();
 }
+NOKPROBE_SYMBOL(kmark_kprobe_record);
 
 static int notrace kmark_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kmark_kprobe *tk = container_of(kp, struct kmark_kprobe, rp.kp);
+	struct kmark_fetch_ctx c = { .regs = regs };
 
 	this_cpu_inc(*tk->nhit);
-	kmark_kprobe_record(tk, regs, (unsigned long)kp->addr, 0);
+	kmark_kprobe_record(tk, &c, (unsigned long)kp->addr, 0);
 	return 0;
 }
 NOKPROBE_SYMBOL(kmark_kprobe_pre);
+
+/* A return probe's entry: save the arguments its $argN read at return. */
+static int notrace kmark_kretprobe_entry(struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kmark_kprobe *tk;
+	unsigned long *saved = (unsigned long *)ri->data;
+	unsigned int i;
+
+	if (unlikely(!rp))
+		return 0;
+	tk = container_of(rp, struct kmark_kprobe, rp);
+	for (i = 0; i < tk->nr_entry_args; i++)
+		saved[i] = regs_get_kernel_argument(regs, tk->entry_args[i]);
+	return 0;
+}
+NOKPROBE_SYMBOL(kmark_kretprobe_entry);
 
 static int notrace kmark_kretprobe_handler(struct kretprobe_instance *ri,
 					   struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	struct kmark_fetch_ctx c = {
+		.regs = regs,
+		.entry = (const unsigned long *)ri->data,
+	};
 	struct kmark_kprobe *tk;
 
 	if (unlikely(!rp))
 		return 0;
 	tk = container_of(rp, struct kmark_kprobe, rp);
 	this_cpu_inc(*tk->nhit);
-	kmark_kprobe_record(tk, regs, get_kretprobe_retaddr(ri),
+	kmark_kprobe_record(tk, &c, get_kretprobe_retaddr(ri),
 			    (unsigned long)rp->kp.addr);
 	return 0;
 }
@@ -359,6 +398,44 @@ static int kmark_parse_long(const char *s, size_t len, long *v)
 	return kstrtol(buf, 0, v);
 }
 
+/* An address: every kernel address is above LONG_MAX, so unsigned. */
+static int kmark_parse_addr(const char *s, size_t len, unsigned long *v)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return kstrtoul(buf, 0, v);
+}
+
+/*
+ * Code that a kmark kprobe's own handler runs: kmark's recording path
+ * (marked NOKPROBE, so on the kprobe blacklist too), the ring buffer and
+ * the clock it reads. A probe there would recurse into itself; kprobes
+ * would only count it missed, so it is refused with its own message.
+ */
+static bool kmark_kprobe_self(unsigned long addr)
+{
+	static const char * const prefixes[] = {
+		"ring_buffer_", "rb_", "__rb_", "trace_clock", "sched_clock",
+		"native_sched_clock", "local_clock",
+	};
+	char name[KSYM_NAME_LEN];
+	unsigned int i;
+
+	if (lookup_symbol_name(addr, name))
+		return false;
+	if (within_kprobe_blacklist(addr) &&
+	    (str_has_prefix(name, "kmark_") || str_has_prefix(name, "__kmark_")))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (str_has_prefix(name, prefixes[i]))
+			return true;
+	return false;
+}
+
 /*
  * Resolve "SYM" or "SYM+OFFS" or "ADDR" (the text at @s, @len bytes) into
  * tk->addr, tk->symbol and tk->offset.
@@ -373,7 +450,7 @@ static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 	int i;
 
 	if (isdigit(s[0])) {
-		if (kmark_parse_long(s, len, (long *)&addr) || !addr)
+		if (kmark_parse_addr(s, len, &addr) || !addr)
 			return kmark_perr(ps, s, KMARK_KPE_BAD_PROBE_ADDR);
 		tk->addr = addr;
 		goto check;
@@ -419,7 +496,11 @@ static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 	tk->addr = addr + offs;
 	if (tk->is_return && offs)
 		return kmark_perr(ps, plus + 1, KMARK_KPE_BAD_RETPROBE_OFFSET);
+	/* As ftrace: $argN only where the arguments are still in place. */
+	tk->at_entry = !tk->is_return && !kprobe_on_func_entry(NULL, sym, offs);
 check:
+	if (kmark_kprobe_self(tk->addr))
+		return kmark_perr(ps, s, KMARK_KPE_SELF_PROBE);
 	if (within_kprobe_blacklist(tk->addr))
 		return kmark_perr(ps, s, KMARK_KPE_BLACKLISTED);
 	if (tk->is_return && kretprobe_blacklist_size) {
@@ -428,6 +509,18 @@ check:
 				return kmark_perr(ps, s, KMARK_KPE_KRETPROBE_BLACKLISTED);
 	}
 	return 0;
+}
+
+/* A return probe's slot for argument @n, saved by its entry handler. */
+static u8 kmark_entry_slot(struct kmark_kprobe *tk, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < tk->nr_entry_args; i++)
+		if (tk->entry_args[i] == n)
+			return i;
+	tk->entry_args[tk->nr_entry_args] = n;
+	return tk->nr_entry_args++;
 }
 
 /* FETCHARG (without name and type) in [s, e); @depth counts dereferences. */
@@ -457,6 +550,13 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 			}
 			f->op = KMARK_F_ARG;
 			f->param = v - 1;
+			if (tk->is_return) {
+				/* Saved at entry: the registers are gone at return. */
+				f->slot = kmark_entry_slot(tk, v - 1);
+			} else if (!tk->at_entry) {
+				kmark_perr(ps, s, KMARK_KPE_NOFENTRY_ARGS);
+				goto fail;
+			}
 		} else if (len == 7 && !strncmp(n, "retval", 6)) {
 			if (!tk->is_return) {
 				kmark_perr(ps, s, KMARK_KPE_RETVAL_ON_PROBE);
@@ -502,11 +602,10 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 
 		f->op = KMARK_F_MEM;
 		if (n < e && isdigit(*n)) {
-			if (kmark_parse_long(n, e - n, &v)) {
+			if (kmark_parse_addr(n, e - n, &f->param)) {
 				kmark_perr(ps, s, KMARK_KPE_BAD_MEM_ADDR);
 				goto fail;
 			}
-			f->param = v;
 		} else {
 			sign = n;
 			while (sign < e && *sign != '+' && *sign != '-')
@@ -646,22 +745,51 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 	return 0;
 }
 
+/* The text conversion of an argument's type, as ftrace prints it. */
 static const char *kmark_type_conv(const struct kmark_karg *a)
 {
+	bool ll = a->bits == 64;
+
 	switch (a->type) {
-	case KMARK_T_U: return "%llu";
-	case KMARK_T_S: return "%lld";
-	case KMARK_T_X: return "0x%llx";
+	case KMARK_T_U: return ll ? "%llu" : "%u";
+	case KMARK_T_S: return ll ? "%lld" : "%d";
+	case KMARK_T_X: return ll ? "0x%llx" : "0x%x";
 	case KMARK_T_SYMBOL: return "%pS";
 	default: return "\"%s\"";
 	}
 }
 
-/* The format the event is recorded and printed with; parsed into a layout. */
+/* An argument's type in the format file (ftrace's names: u32, x64, ...). */
+static const char *kmark_type_name(const struct kmark_karg *a, char *buf)
+{
+	switch (a->type) {
+	case KMARK_T_STRING: return "string";
+	case KMARK_T_USTRING: return "ustring";
+	case KMARK_T_SYMBOL: return "symbol";
+	default:
+		sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
+			a->type == KMARK_T_S ? 's' : 'x', a->bits);
+		return buf;
+	}
+}
+
+static const char * const kmark_int_types[3][4] = {
+	{ "u8", "u16", "u32", "u64" },
+	{ "s8", "s16", "s32", "s64" },
+	{ "x8", "x16", "x32", "x64" },
+};
+
+/*
+ * The format the event is printed with, and its record layout: the probe's
+ * address (a return probe: its function, then the return address), then
+ * each argument at its type's size (strings: a __data_loc word), as
+ * ftrace's kprobe events are laid out.
+ */
 static int kmark_kprobe_build_format(struct kmark_kprobe *tk)
 {
+	unsigned int first = kmark_kprobe_first_arg(tk), i, pos, off;
+	struct kmark_layout *l;
 	const char *err;
-	unsigned int i, pos;
 	size_t len = 32;
 	char *f;
 
@@ -678,13 +806,52 @@ static int kmark_kprobe_build_format(struct kmark_kprobe *tk)
 		strlcat(f, kmark_type_conv(&tk->args[i]), len);
 	}
 	tk->marker.format = f;
-	tk->marker.layout = kmark_parse_format(f, &err, &pos);
-	if (IS_ERR(tk->marker.layout)) {
-		int ret = PTR_ERR(tk->marker.layout);
+	l = kmark_parse_format(f, &err, &pos);
+	if (IS_ERR(l))
+		return PTR_ERR(l);
+	tk->marker.layout = l;
 
-		tk->marker.layout = NULL;
-		return ret;
+	off = KMARK_HDR_SIZE;
+	if (tk->is_return) {
+		/* Printed "(RET_IP <- FUNC)", stored func first, as ftrace. */
+		strscpy(l->fields[1].name, "__probe_func", KMARK_NAME_MAX);
+		l->fields[1].offset = off;
+		strscpy(l->fields[0].name, "__probe_ret_ip", KMARK_NAME_MAX);
+		l->fields[0].offset = off + sizeof(long);
+	} else {
+		strscpy(l->fields[0].name, "__probe_ip", KMARK_NAME_MAX);
+		l->fields[0].offset = off;
 	}
+	for (i = 0; i < first; i++) {
+		l->fields[i].size = sizeof(long);
+		l->fields[i].type = "unsigned long";
+		off += sizeof(long);
+	}
+	for (i = 0; i < tk->nr_args; i++) {
+		const struct kmark_karg *a = &tk->args[i];
+		struct kmark_field *fl = &l->fields[first + i];
+
+		strscpy(fl->name, a->name, KMARK_NAME_MAX);
+		fl->offset = off;
+		switch (a->type) {
+		case KMARK_T_STRING:
+		case KMARK_T_USTRING:
+			fl->size = sizeof(u32);
+			break;
+		case KMARK_T_SYMBOL:
+			fl->size = sizeof(long);
+			fl->type = "symbol";
+			break;
+		default:
+			fl->size = a->bits / 8;
+			fl->is_signed = a->type == KMARK_T_S;
+			fl->type = kmark_int_types[a->type][ilog2(a->bits / 8)];
+			break;
+		}
+		off += fl->size;
+	}
+	l->size = off;
+	kmark_layout_finish(l);
 	return 0;
 }
 
@@ -847,6 +1014,10 @@ static int kmark_kprobe_register(struct kmark_kprobe *tk)
 	kp->flags = KPROBE_FLAG_DISABLED;
 	if (tk->is_return) {
 		tk->rp.handler = kmark_kretprobe_handler;
+		if (tk->nr_entry_args) {
+			tk->rp.entry_handler = kmark_kretprobe_entry;
+			tk->rp.data_size = tk->nr_entry_args * sizeof(long);
+		}
 		return register_kretprobe(&tk->rp);
 	}
 	kp->pre_handler = kmark_kprobe_pre;
@@ -876,19 +1047,6 @@ static void kmark_kprobe_disable(struct kmark_marker *m)
 		disable_kretprobe(&tk->rp);
 	else
 		disable_kprobe(&tk->rp.kp);
-}
-
-static const char *kmark_type_name(const struct kmark_karg *a, char *buf)
-{
-	switch (a->type) {
-	case KMARK_T_STRING: return "string";
-	case KMARK_T_USTRING: return "ustring";
-	case KMARK_T_SYMBOL: return "symbol";
-	default:
-		sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
-			a->type == KMARK_T_S ? 's' : 'x', a->bits);
-		return buf;
-	}
 }
 
 /* available_markers: "[kprobe] dfd=s32 fname=string" */
@@ -929,34 +1087,99 @@ static struct kmark_marker *kmark_name_taken(const char *full, const char *event
 	return NULL;
 }
 
-static void kmark_kprobe_delete(struct kmark_kprobe *tk)
-{
-	lockdep_assert_held(&kmark_mutex);
-	kmark_remove_dynamic(&tk->marker);
-	kmark_kprobe_unregister(tk);
-	/* Readers render old records under RCU; handlers are gone already. */
-	synchronize_rcu();
-	kmark_kprobe_free(tk);
-}
-
 #define KMARK_KPROBE_MAX_LINES	32
 
 /*
- * Run the commands in @buf (one per line). Parse everything and register the
- * new probes first; only then delete and add, so a failed write changes
- * nothing. On error, *err_line points at the failing line for error_log.
+ * Free events taken out of the namespace: their kprobes are unregistered in
+ * two batches (one wait each), and readers that render old records under
+ * RCU are waited for once.
  */
-static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
-			    unsigned int *pos)
+static void kmark_kprobe_free_list(struct list_head *dead)
+{
+	struct kmark_kprobe *tk, *n;
+	struct kretprobe **rps;
+	struct kprobe **kps;
+	unsigned int nk = 0, nr = 0, total = 0;
+
+	if (list_empty(dead))
+		return;
+	list_for_each_entry(tk, dead, marker.list)
+		total++;
+	kps = kcalloc(total, sizeof(*kps), GFP_KERNEL);
+	rps = kcalloc(total, sizeof(*rps), GFP_KERNEL);
+	list_for_each_entry(tk, dead, marker.list) {
+		if (!tk->registered)
+			continue;
+		if (tk->is_return && rps)
+			rps[nr++] = &tk->rp;
+		else if (!tk->is_return && kps)
+			kps[nk++] = &tk->rp.kp;
+		else
+			kmark_kprobe_unregister(tk);	/* no memory: one by one */
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	kfree(kps);
+	kfree(rps);
+	synchronize_rcu();
+	list_for_each_entry_safe(tk, n, dead, marker.list) {
+		list_del(&tk->marker.list);
+		kmark_kprobe_free(tk);
+	}
+}
+
+/* Take @tk out of the namespace onto @dead (kmark_mutex held). */
+static void kmark_kprobe_retire(struct kmark_kprobe *tk, struct list_head *dead)
+{
+	lockdep_assert_held(&kmark_mutex);
+	kmark_event_dir_remove(&tk->marker);
+	kmark_dynamic_unlink(&tk->marker);
+	list_add_tail(&tk->marker.list, dead);
+}
+
+/* Whether some kprobe event is enabled (kmark_mutex held). */
+static bool kmark_kprobe_any_busy(void)
+{
+	struct kmark_marker *m;
+
+	list_for_each_entry(m, &kmark_markers, list)
+		if (kmark_is_kprobe(m) && m->recording)
+			return true;
+	return false;
+}
+
+/*
+ * Run the commands in @buf (one per line), after deleting every kprobe
+ * event if @truncate. All or nothing: every line is parsed, every new probe
+ * registered (disabled) and given its id before anything is deleted or
+ * added; only then are the deletions and additions made, which cannot
+ * fail. On error, *err_line points at the failing line for error_log.
+ */
+static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
+			    int *err, unsigned int *pos)
 {
 	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES] = {};
-	struct kmark_marker *del[KMARK_KPROBE_MAX_LINES] = {};
-	unsigned int nadd = 0, ndel = 0, i, j;
+	unsigned int nadd = 0, nlines = 0, ids = 0, i, j;
+	struct kmark_marker *m, *n;
 	char *line, *next = buf;
+	LIST_HEAD(dead);
 	int ret = 0;
 
 	*err_line = buf;
+	*pos = 0;
 	mutex_lock(&kmark_mutex);
+	if (truncate) {
+		if (kmark_kprobe_any_busy()) {
+			*err = KMARK_KPE_SOME_BUSY;
+			ret = -EBUSY;
+			goto undo;
+		}
+		list_for_each_entry(m, &kmark_markers, list)
+			if (kmark_is_kprobe(m))
+				to_tk(m)->doomed = true;
+	}
 	while ((line = strsep(&next, "\n")) != NULL) {
 		char *c = strchr(line, '#');
 
@@ -966,46 +1189,43 @@ static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
 		if (!*line)
 			continue;
 		*err_line = line;
-		if (nadd + ndel == KMARK_KPROBE_MAX_LINES) {
+		*pos = 0;
+		if (++nlines > KMARK_KPROBE_MAX_LINES) {
 			*err = KMARK_KPE_TOO_MANY_LINES;
-			*pos = 0;
 			ret = -EINVAL;
 			goto undo;
 		}
 		if (line[0] == '-') {
-			struct kmark_marker *m = NULL, *it;
+			struct kmark_marker *found = NULL;
 			char full[2 * KMARK_NAME_MAX];
-			const char *n = line + 2;
+			const char *nm = line + 2;
 
-			if (line[1] != ':' || !*n) {
+			if (line[1] != ':' || !*nm) {
 				*err = KMARK_KPE_NO_EVENT_NAME;
 				*pos = 1;
 				ret = -EINVAL;
 				goto undo;
 			}
-			if (strchr(n, '/'))
-				strscpy(full, n, sizeof(full));
+			if (strchr(nm, '/'))
+				strscpy(full, nm, sizeof(full));
 			else
-				snprintf(full, sizeof(full), KMARK_KPROBE_GROUP "/%s", n);
-			list_for_each_entry(it, &kmark_markers, list)
-				if (kmark_is_kprobe(it) && !strcmp(it->name, full))
-					m = it;
-			for (j = 0; m && j < ndel; j++)
-				if (del[j] == m)
-					m = NULL;
+				snprintf(full, sizeof(full), KMARK_KPROBE_GROUP "/%s", nm);
+			list_for_each_entry(m, &kmark_markers, list)
+				if (kmark_is_kprobe(m) && !to_tk(m)->doomed &&
+				    !strcmp(m->name, full))
+					found = m;
 			*pos = 2;
-			ret = -EINVAL;
-			if (!m) {
+			if (!found) {
 				*err = KMARK_KPE_NO_SUCH_EVENT;
+				ret = -EINVAL;
 				goto undo;
 			}
-			if (m->recording) {
+			if (found->recording) {
 				*err = KMARK_KPE_EVENT_BUSY;
 				ret = -EBUSY;
 				goto undo;
 			}
-			del[ndel++] = m;
-			ret = 0;
+			to_tk(found)->doomed = true;
 			continue;
 		}
 		ret = kmark_kprobe_parse(line, &add[nadd], err, pos);
@@ -1013,12 +1233,8 @@ static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
 			goto undo;
 		{
 			struct kmark_kprobe *tk = add[nadd++];
-			struct kmark_marker *m = kmark_name_taken(tk->marker.name,
-								  tk->marker.event);
 
-			for (j = 0; m && j < ndel; j++)
-				if (del[j] == m)
-					m = NULL;
+			m = kmark_name_taken(tk->marker.name, tk->marker.event);
 			for (j = 0; !m && j + 1 < nadd; j++)
 				if (!strcmp(add[j]->marker.name, tk->marker.name))
 					m = &add[j]->marker;
@@ -1029,9 +1245,13 @@ static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
 				ret = -EINVAL;
 				goto undo;
 			}
+			ret = security_locked_down(LOCKDOWN_KPROBES);
+			if (ret) {
+				*err = KMARK_KPE_LOCKED_DOWN;
+				goto undo;
+			}
 			ret = kmark_kprobe_register(tk);
 			if (ret) {
-				tk->registered = false;
 				*err = ret == -EILSEQ ? KMARK_KPE_NOT_INSN_BOUNDARY :
 					ret == -EINVAL ? KMARK_KPE_CANNOT_PROBE :
 							 KMARK_KPE_REGISTER_FAILED;
@@ -1046,27 +1266,38 @@ static int kmark_kprobe_run(char *buf, const char **err_line, int *err,
 			tk->registered = true;
 		}
 	}
-	for (i = 0; i < ndel; i++)
-		kmark_kprobe_delete(to_tk(del[i]));
-	for (i = 0; i < nadd; i++) {
-		ret = kmark_add_dynamic(&add[i]->marker);
-		if (WARN_ON_ONCE(ret)) {	/* names were checked above */
-			for (j = i; j < nadd; j++) {
-				kmark_kprobe_unregister(add[j]);
-				kmark_kprobe_free(add[j]);
-			}
-			break;
+	*err_line = buf;
+	*pos = 0;
+	for (ids = 0; ids < nadd; ids++) {
+		ret = kmark_dynamic_alloc_id(&add[ids]->marker);
+		if (ret) {
+			*err = ret == -ENOMEM ? KMARK_KPE_NOMEM :
+						KMARK_KPE_NO_IDS;
+			ret = -EINVAL;
+			goto undo;
 		}
 	}
-	mutex_unlock(&kmark_mutex);
-	return ret;
-undo:
+	/* From here on nothing fails. */
+	list_for_each_entry_safe(m, n, &kmark_markers, list)
+		if (kmark_is_kprobe(m) && to_tk(m)->doomed)
+			kmark_kprobe_retire(to_tk(m), &dead);
 	for (i = 0; i < nadd; i++) {
-		if (add[i]->registered)
-			kmark_kprobe_unregister(add[i]);
-		kmark_kprobe_free(add[i]);
+		kmark_dynamic_link(&add[i]->marker);
+		kmark_event_dir_create(&add[i]->marker);
 	}
 	mutex_unlock(&kmark_mutex);
+	kmark_kprobe_free_list(&dead);
+	return 0;
+undo:
+	for (i = 0; i < ids; i++)
+		kmark_dynamic_free_id(&add[i]->marker);
+	list_for_each_entry(m, &kmark_markers, list)
+		if (kmark_is_kprobe(m))
+			to_tk(m)->doomed = false;
+	mutex_unlock(&kmark_mutex);
+	for (i = 0; i < nadd; i++)
+		list_add_tail(&add[i]->marker.list, &dead);
+	kmark_kprobe_free_list(&dead);
 	return ret;
 }
 
@@ -1077,28 +1308,54 @@ static void kmark_kprobe_log(const char *line, int err, unsigned int pos)
 	kmark_log_err(line, pos, kmark_kprobe_err_text(err));
 }
 
+/*
+ * One open of kprobe_events. As with set_event, "> kprobe_events" does not
+ * delete at open: the deletion is part of the first write (so a write that
+ * fails deletes nothing), or happens at close if nothing was written.
+ */
+struct kmark_kp_file {
+	bool truncate_pending;
+	bool failed;
+};
+
+static struct kmark_kp_file *kmark_kpf(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
 static ssize_t kmark_kprobe_events_write(struct file *file,
 					 const char __user *ubuf, size_t cnt,
 					 loff_t *ppos)
 {
+	struct kmark_kp_file *kpf = kmark_kpf(file);
 	const char *err_line;
 	unsigned int pos = 0;
 	int err = 0, ret;
 	char *buf;
 
 	if (cnt >= PAGE_SIZE) {
+		kpf->failed = true;
 		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
 		return -E2BIG;
 	}
 	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
+	if (IS_ERR(buf)) {
+		kpf->failed = true;
 		return PTR_ERR(buf);
-	ret = kmark_kprobe_run(buf, &err_line, &err, &pos);
-	if (ret == -EINVAL || ret == -EBUSY)
-		kmark_kprobe_log(err_line, err, pos);
-	kfree(buf);
+	}
+	ret = kmark_kprobe_run(buf, kpf->truncate_pending, &err_line, &err,
+			       &pos);
 	if (ret)
+		kmark_kprobe_log(err_line, ret == -ENOMEM ? KMARK_KPE_NOMEM : err,
+				 pos);
+	kfree(buf);
+	if (ret) {
+		kpf->failed = true;
 		return ret;
+	}
+	kpf->truncate_pending = false;
 	*ppos += cnt;
 	return cnt;
 }
@@ -1158,45 +1415,55 @@ static const struct seq_operations kmark_kp_profile_seq_ops = {
 	.show = kmark_kp_profile_show,
 };
 
-/* "> kprobe_events": delete all, unless one is enabled (then nothing). */
-static int kmark_kprobe_clear(void)
-{
-	struct kmark_marker *m, *n;
-
-	mutex_lock(&kmark_mutex);
-	list_for_each_entry(m, &kmark_markers, list) {
-		if (kmark_is_kprobe(m) && m->recording) {
-			mutex_unlock(&kmark_mutex);
-			kmark_log_err("> kprobe_events", 0,
-				      kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
-			return -EBUSY;
-		}
-	}
-	list_for_each_entry_safe(m, n, &kmark_markers, list)
-		if (kmark_is_kprobe(m))
-			kmark_kprobe_delete(to_tk(m));
-	mutex_unlock(&kmark_mutex);
-	return 0;
-}
-
 static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
 {
+	struct kmark_kp_file *kpf;
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
 	if (ret)
 		return ret;
+	kpf = kzalloc(sizeof(*kpf), GFP_KERNEL);
+	if (!kpf)
+		return -ENOMEM;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = kmark_kprobe_clear();
-		if (ret)
+		/* ftrace's habit: "> kprobe_events" fails at once if busy. */
+		mutex_lock(&kmark_mutex);
+		ret = kmark_kprobe_any_busy() ? -EBUSY : 0;
+		mutex_unlock(&kmark_mutex);
+		if (ret) {
+			kmark_log_err("> kprobe_events", 0,
+				      kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
+			kfree(kpf);
 			return ret;
+		}
+		kpf->truncate_pending = true;
 	}
-	if (file->f_mode & FMODE_READ)
-		return seq_open(file, &kmark_kp_seq_ops);
+	if (file->f_mode & FMODE_READ) {
+		ret = seq_open(file, &kmark_kp_seq_ops);
+		if (ret) {
+			kfree(kpf);
+			return ret;
+		}
+		((struct seq_file *)file->private_data)->private = kpf;
+	} else {
+		file->private_data = kpf;
+	}
 	return 0;
 }
 
 static int kmark_kprobe_events_release(struct inode *inode, struct file *file)
 {
+	struct kmark_kp_file *kpf = kmark_kpf(file);
+	const char *line;
+	unsigned int pos;
+	char empty[1] = "";
+	int err;
+
+	/* "> kprobe_events" with nothing written: delete them all. */
+	if (kpf->truncate_pending && !kpf->failed &&
+	    kmark_kprobe_run(empty, true, &line, &err, &pos) == -EBUSY)
+		kmark_kprobe_log("> kprobe_events", err, pos);
+	kfree(kpf);
 	if (file->f_mode & FMODE_READ)
 		return seq_release(inode, file);
 	return 0;
@@ -1254,11 +1521,12 @@ static int __init kmark_kprobe_boot(void)
 
 	if (!kmark_boot_kprobes[0])
 		goto out;
-	ret = kmark_kprobe_run(kmark_boot_kprobes, &line, &err, &pos);
+	ret = kmark_kprobe_run(kmark_boot_kprobes, false, &line, &err, &pos);
 	if (ret) {
+		if (ret == -ENOMEM)
+			err = KMARK_KPE_NOMEM;
 		pr_err("kmark_kprobe=: '%s': %s\n", line,
-		       ret == -EINVAL || ret == -EBUSY ? kmark_kprobe_err_text(err) :
-		       "out of memory");
+		       kmark_kprobe_err_text(err));
 		kmark_kprobe_log(line, err, pos);
 	}
 out:

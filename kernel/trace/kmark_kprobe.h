@@ -42,6 +42,7 @@
 	C(BAD_ARG_NAME,		"Argument name must be letters, digits and '_'"), \
 	C(DUP_ARG_NAME,		"Duplicate argument name"),		\
 	C(BAD_ARG_NUM,		"Invalid $argN (N is 1 to 64)"),	\
+	C(NOFENTRY_ARGS,	"$arg* can be used only on function entry or exit"), \
 	C(BAD_STACK_NUM,	"Invalid $stackN"),			\
 	C(RETVAL_ON_PROBE,	"$retval is only for return probes"),	\
 	C(BAD_VAR,		"Unknown variable: use $argN, $retval, $comm, $stackN or $stack"), \
@@ -60,7 +61,10 @@
 	C(SOME_BUSY,		"Some kprobe events are enabled: disable them in set_event first"), \
 	C(EVENT_EXISTS,		"A kprobe event with this name exists already"), \
 	C(MARKER_CLASH,		"A static marker has this name"),	\
-	C(TOO_MANY_LINES,	"Too many commands in one write (at most 32)")
+	C(TOO_MANY_LINES,	"Too many commands in one write (at most 32)"), \
+	C(NO_IDS,		"No event id left (65535 kprobe events in use)"), \
+	C(LOCKED_DOWN,		"Kprobes are locked down (lockdown=confidentiality or integrity)"), \
+	C(SELF_PROBE,		"kmark's recording path, the ring buffer and its clock cannot be probed")
 
 #define C(a, b)		KMARK_KPE_##a
 enum { KMARK_KPROBE_ERRORS };
@@ -71,9 +75,13 @@ enum kmark_fetch_op {
 	KMARK_F_RETVAL, KMARK_F_COMM, KMARK_F_MEM, KMARK_F_DEREF,
 };
 
-/* One fetch step; DEREF reads memory at base's value + param. */
+/*
+ * One fetch step; DEREF reads memory at base's value + param. In a return
+ * probe, ARG reads the argument its entry handler saved, in slot @slot.
+ */
 struct kmark_fetch {
 	u8 op;
+	u8 slot;
 	unsigned long param;
 	struct kmark_fetch *base;
 };
@@ -97,13 +105,17 @@ struct kmark_karg {
  * @marker:	its place in kmark's namespace (ops: kmark_kprobe_ops)
  * @rp:		the kretprobe (return probes) or its kprobe, rp.kp (entry)
  * @is_return:	a return probe
+ * @at_entry:	an entry probe on a function's entry: $argN is allowed
  * @maxactive_set: the user gave rN (else kretprobe's default)
  * @registered:	registered with kprobes (disabled until set_event)
+ * @doomed:	to be deleted by the kprobe_events write being applied
  * @symbol:	the resolved symbol (maybe a clone's name), NULL for ADDR
  * @offset:	offset in @symbol
  * @addr:	the probed address
  * @name_pos:	offset of the event name in the defining command
  * @nhit:	hits per CPU, for kprobe_profile
+ * @nr_entry_args: return probes: arguments saved at function entry
+ * @entry_args:	their numbers ($argN is N - 1), by slot
  * @nr_args:	number of @args
  * @args:	fetch arguments
  */
@@ -111,13 +123,17 @@ struct kmark_kprobe {
 	struct kmark_marker marker;
 	struct kretprobe rp;
 	bool is_return;
+	bool at_entry;
 	bool maxactive_set;
 	bool registered;
+	bool doomed;
 	char *symbol;
 	unsigned long offset;
 	unsigned long addr;
 	unsigned int name_pos;
 	unsigned long __percpu *nhit;
+	unsigned int nr_entry_args;
+	u8 entry_args[KMARK_KPROBE_MAX_ARGS];
 	unsigned int nr_args;
 	struct kmark_karg args[KMARK_KPROBE_MAX_ARGS];
 };

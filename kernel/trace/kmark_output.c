@@ -12,6 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 
 #include "kmark_internal.h"
 
@@ -45,49 +46,100 @@ static void kmark_ctx_chars(const struct kmark_entry *e, char *c)
 }
 
 /**
- * kmark_print_fields - render a record's arguments with its marker's format
+ * kmark_field_value - an integer or pointer field of a record
+ * @f:		the field
+ * @rec:	the record (its fixed part must hold @f)
+ *
+ * Return: the value, sign-extended for signed fields.
+ */
+u64 kmark_field_value(const struct kmark_field *f, const void *rec)
+{
+	const void *p = (const u8 *)rec + f->offset;
+
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (u64)(s64)*(const s8 *)p : *(const u8 *)p;
+	case 2:
+		return f->is_signed ? (u64)(s64)(s16)get_unaligned((const u16 *)p) :
+				      get_unaligned((const u16 *)p);
+	case 4:
+		return f->is_signed ? (u64)(s64)(s32)get_unaligned((const u32 *)p) :
+				      get_unaligned((const u32 *)p);
+	case 8:
+		return get_unaligned((const u64 *)p);
+	}
+	return 0;
+}
+
+/**
+ * kmark_field_str - a string field of a record
+ * @f:		the field (KMARK_FIELD_STR)
+ * @rec:	the record
+ * @len:	the record's length
+ *
+ * Return: the string, or NULL if its __data_loc word does not point at a
+ * NUL-terminated string inside the record.
+ */
+const char *kmark_field_str(const struct kmark_field *f, const void *rec,
+			    unsigned int len)
+{
+	u32 loc = get_unaligned((const u32 *)((const u8 *)rec + f->offset));
+	unsigned int off = loc & 0xffff, n = loc >> 16;
+	const char *str = (const char *)rec + off;
+
+	if (!n || off < f->offset + f->size || off + n > len || str[n - 1])
+		return NULL;
+	return str;
+}
+
+/**
+ * kmark_print_fields - render a record's fields with its event's format
  * @s:		output
- * @l:		the marker's layout
- * @data:	the arguments as kmark_write_args() stored them
- * @end:	end of the record; a short record prints what it holds
+ * @l:		the event's layout
+ * @rec:	the record, header included
+ * @len:	its length; a short or damaged record prints what it holds
  */
 void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
-			const u8 *data, const u8 *end)
+			const void *rec, unsigned int len)
 {
-	const u8 *p = data;
 	unsigned int i;
 
 	for (i = 0; i < l->nr_fields; i++) {
 		const struct kmark_field *f = &l->fields[i];
-		union { int i; unsigned long l; u64 ll; } v;
-		size_t n;
+		u64 v;
 
 		seq_buf_puts(s, f->prefix);
-		if (f->type == KMARK_ARG_STR) {
-			n = p < end ? strnlen(p, end - p) : 0;
-			if (p >= end || n == end - p)
-				goto short_record;
-			seq_buf_printf(s, f->conv, (const char *)p);
-			p += n + 1;
+		if (f->offset + f->size > len) {
+			seq_buf_puts(s, "<short record>");
+			return;
+		}
+		if (f->kind == KMARK_FIELD_STR) {
+			const char *str = kmark_field_str(f, rec, len);
+
+			if (!str) {
+				seq_buf_puts(s, "<bad string>");
+				return;
+			}
+			seq_buf_printf(s, f->conv, str);
 			continue;
 		}
-		if (end - p < f->size)
-			goto short_record;
-		memcpy(&v, p, f->size);
-		p += f->size;
-		if (f->type == KMARK_ARG_INT)
-			seq_buf_printf(s, f->conv, v.i);
-		else if (f->type == KMARK_ARG_LLONG)
-			seq_buf_printf(s, f->conv, v.ll);
-		else if (f->is_ptr)
-			seq_buf_printf(s, f->conv, (void *)v.l);
-		else
-			seq_buf_printf(s, f->conv, v.l);
+		v = kmark_field_value(f, rec);
+		switch (f->conv_arg) {
+		case KMARK_CONV_INT:
+			seq_buf_printf(s, f->conv, (int)v);
+			break;
+		case KMARK_CONV_LONG:
+			seq_buf_printf(s, f->conv, (long)v);
+			break;
+		case KMARK_CONV_LLONG:
+			seq_buf_printf(s, f->conv, (long long)v);
+			break;
+		default:
+			seq_buf_printf(s, f->conv, (void *)(unsigned long)v);
+			break;
+		}
 	}
 	seq_buf_puts(s, l->suffix);
-	return;
-short_record:
-	seq_buf_puts(s, "<short record>");
 }
 
 /**
@@ -122,16 +174,60 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
 
 	rcu_read_lock();
-	m = kmark_marker_by_id(e->id);
+	m = kmark_marker_by_id(e->type);
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem, m ? m->event : "?");
 	if (m)
-		kmark_print_fields(s, m->layout, e->data, (const u8 *)e + len);
+		kmark_print_fields(s, m->layout, e, len);
 	else
-		seq_buf_printf(s, "<unknown event %u>", e->id);
+		seq_buf_printf(s, "<unknown event %u>", e->type);
 	rcu_read_unlock();
 	seq_buf_putc(s, '\n');
+}
+
+/**
+ * kmark_print_record - a record's loss notes and its line
+ * @s:		output
+ * @cpu:	CPU the record came from
+ * @ts:		its timestamp
+ * @e:		the record
+ * @len:	its length
+ * @lost:	records lost before it (overwritten); ULONG_MAX: some, count
+ *		unknown
+ * @dropped:	hits dropped before it (no room)
+ *
+ * A line that does not fit in what is left of @s is not written half: if
+ * @s held text before, nothing is written and false is returned (the
+ * caller keeps the record for its next buffer); if @s was empty, the line
+ * is replaced by a note that says so, and the loss notes stay.
+ *
+ * Return: true if the record was written (or noted), false if it should be
+ * tried again with an empty @s.
+ */
+bool kmark_print_record(struct seq_buf *s, int cpu, u64 ts,
+			const struct kmark_entry *e, unsigned int len,
+			unsigned long lost, unsigned long dropped)
+{
+	size_t before = seq_buf_used(s), notes;
+
+	if (lost == ULONG_MAX)
+		seq_buf_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
+	else if (lost)
+		seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+	if (dropped)
+		seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, dropped);
+	notes = seq_buf_used(s);
+	kmark_print_event(s, cpu, ts, e, len);
+	if (!seq_buf_has_overflowed(s))
+		return true;
+	if (before) {
+		s->len = before;
+		return false;
+	}
+	s->len = notes;
+	seq_buf_printf(s, "CPU:%d [EVENT TOO LONG TO PRINT]\n", cpu);
+	return true;
 }
 
 /* ftrace's header (print_func_help_header_irq()), tracer "kmark". */
@@ -153,4 +249,92 @@ void kmark_print_header(struct seq_buf *s, unsigned long entries,
 	seq_buf_printf(s, "#                            %.*s|||| /     delay\n", prec, space);
 	seq_buf_printf(s, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n", prec, "     TGID   ");
 	seq_buf_printf(s, "#              | |    %.*s   |   |||||     |         |\n", prec, "       |    ");
+}
+
+/* --- the binary format: what events/NAME/format says ------------------ */
+
+#define KMARK_COMMON(_name, _type, _off, _size, _sig, _kind)		\
+	{ .name = _name, .type = _type, .offset = _off, .size = _size,	\
+	  .is_signed = _sig, .kind = _kind }
+
+/* struct kmark_entry, field by field: the common_* fields of every event. */
+const struct kmark_field kmark_common_fields[] = {
+	KMARK_COMMON("common_type", "unsigned short",
+		     offsetof(struct kmark_entry, type), 2, false, KMARK_FIELD_INT),
+	KMARK_COMMON("common_flags", "unsigned char",
+		     offsetof(struct kmark_entry, flags), 1, false, KMARK_FIELD_INT),
+	KMARK_COMMON("common_preempt_count", "unsigned char",
+		     offsetof(struct kmark_entry, preempt_count), 1, false,
+		     KMARK_FIELD_INT),
+	KMARK_COMMON("common_pid", "int",
+		     offsetof(struct kmark_entry, pid), 4, true, KMARK_FIELD_INT),
+	KMARK_COMMON("common_comm", "char",
+		     offsetof(struct kmark_entry, comm), TASK_COMM_LEN,
+		     is_signed_type(char), KMARK_FIELD_CHARS),
+};
+
+const unsigned int kmark_nr_common_fields = ARRAY_SIZE(kmark_common_fields);
+
+static void kmark_print_field_def(struct seq_buf *s, const struct kmark_field *f)
+{
+	if (f->kind == KMARK_FIELD_CHARS)
+		seq_buf_printf(s, "\tfield:%s %s[%u];", f->type, f->name, f->size);
+	else
+		seq_buf_printf(s, "\tfield:%s %s;", f->type, f->name);
+	seq_buf_printf(s, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset,
+		       f->size, f->is_signed);
+}
+
+/**
+ * kmark_print_format - an event's format file, as ftrace prints one
+ * @s:	output
+ * @m:	the event
+ *
+ * The common fields, a blank line, the event's fields by offset, and the
+ * print fmt: the event's own format with each field as an argument
+ * (strings through __get_str()), which is what libtraceevent evaluates.
+ */
+void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m)
+{
+	const struct kmark_layout *l = m->layout;
+	unsigned int i, done = 0, last = 0;
+	const char *c;
+
+	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", m->event, m->id);
+	for (i = 0; i < kmark_nr_common_fields; i++)
+		kmark_print_field_def(s, &kmark_common_fields[i]);
+	seq_buf_putc(s, '\n');
+	/* By offset (a return probe renders its fields in another order). */
+	while (done < l->nr_fields) {
+		const struct kmark_field *next = NULL;
+
+		for (i = 0; i < l->nr_fields; i++) {
+			const struct kmark_field *f = &l->fields[i];
+
+			if ((f->offset > last || (!done && f->offset == last)) &&
+			    (!next || f->offset < next->offset))
+				next = f;
+		}
+		if (!next)
+			break;
+		kmark_print_field_def(s, next);
+		last = next->offset;
+		done++;
+	}
+	seq_buf_puts(s, "\nprint fmt: \"");
+	for (c = m->format; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			seq_buf_putc(s, '\\');
+		seq_buf_putc(s, *c);
+	}
+	seq_buf_putc(s, '"');
+	for (i = 0; i < l->nr_fields; i++) {
+		const struct kmark_field *f = &l->fields[i];
+
+		if (f->kind == KMARK_FIELD_STR)
+			seq_buf_printf(s, ", __get_str(%s)", f->name);
+		else
+			seq_buf_printf(s, ", REC->%s", f->name);
+	}
+	seq_buf_putc(s, '\n');
 }

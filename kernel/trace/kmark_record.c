@@ -17,6 +17,8 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
+#include <linux/init.h>
+#include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
@@ -33,6 +35,12 @@ bool kmark_tracing_on = true;
 /* Per-CPU buffer size in KiB (ftrace's default); under kmark_mutex. */
 unsigned long kmark_buffer_kb = 1408;
 
+/*
+ * Per-CPU counters, only ever changed by their own CPU (local_t). Clearing
+ * does not write them (a remote local_set() would race the owner's
+ * local_inc()): it records where they stood in kmark_stats_base, under
+ * kmark_mutex, and readers subtract.
+ */
 struct kmark_cpu_stats {
 	local_t written;
 	local_t dropped;
@@ -40,14 +48,23 @@ struct kmark_cpu_stats {
 
 static DEFINE_PER_CPU(struct kmark_cpu_stats, kmark_stats);
 
+struct kmark_stats_base {
+	unsigned long written;
+	unsigned long dropped;
+};
+
+static DEFINE_PER_CPU(struct kmark_stats_base, kmark_stats_base);
+
 unsigned long kmark_written(int cpu)
 {
-	return local_read(&per_cpu(kmark_stats, cpu).written);
+	return local_read(&per_cpu(kmark_stats, cpu).written) -
+	       READ_ONCE(per_cpu(kmark_stats_base, cpu).written);
 }
 
 unsigned long kmark_dropped(int cpu)
 {
-	return local_read(&per_cpu(kmark_stats, cpu).dropped);
+	return local_read(&per_cpu(kmark_stats, cpu).dropped) -
+	       READ_ONCE(per_cpu(kmark_stats_base, cpu).dropped);
 }
 
 int kmark_buffer_ensure(void)
@@ -57,16 +74,6 @@ int kmark_buffer_ensure(void)
 	lockdep_assert_held(&kmark_mutex);
 	if (kmark_buffer)
 		return 0;
-#ifndef CONFIG_TRACING
-	{
-		/* Without tracing, nobody set up the ring buffer's CPU hotplug state. */
-		int ret = cpuhp_setup_state_multi(CPUHP_TRACE_RB_PREPARE,
-						  "kmark/RB:prepare",
-						  trace_rb_cpu_prepare, NULL);
-		if (ret < 0)
-			return ret;
-	}
-#endif
 	b = ring_buffer_alloc(kmark_buffer_kb << 10, RB_FL_OVERWRITE);
 	if (!b)
 		return -ENOMEM;
@@ -98,12 +105,15 @@ void kmark_buffer_clear(void)
 	if (kmark_buffer)
 		ring_buffer_reset(kmark_buffer);
 	for_each_possible_cpu(cpu) {
-		local_set(&per_cpu(kmark_stats, cpu).written, 0);
-		local_set(&per_cpu(kmark_stats, cpu).dropped, 0);
+		struct kmark_cpu_stats *st = per_cpu_ptr(&kmark_stats, cpu);
+		struct kmark_stats_base *b = per_cpu_ptr(&kmark_stats_base, cpu);
+
+		WRITE_ONCE(b->written, local_read(&st->written));
+		WRITE_ONCE(b->dropped, local_read(&st->dropped));
 	}
 }
 
-/* ftrace's context flags (tracing_gen_ctx_irq_test()), in our encoding. */
+/* ftrace's context flags (tracing_gen_ctx_irq_test()). */
 static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 					   bool from_hit)
 {
@@ -137,84 +147,23 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 	memcpy(e->comm, current->comm, TASK_COMM_LEN);
 }
 
-/**
- * kmark_collect_args - take a marker's arguments off the va_list, once
- * @l:		the marker's layout
- * @args:	the arguments
- * @a:		out: each argument's value (strings: pointer and length)
- *
- * The recorder walks the va_list once: values go to @a, and each string's
- * length is measured once, so that the record's size is known before the
- * ring buffer is asked for room and the copy needs no second walk.
- *
- * Return: bytes the arguments take in a record.
+/*
+ * A hit that could not be recorded where it happened (RCU not watching):
+ * counted as written and dropped, so that readers see the loss.
  */
-size_t notrace kmark_collect_args(const struct kmark_layout *l, va_list *args,
-				  struct kmark_argv *a)
+void notrace kmark_count_drop(void)
 {
-	size_t size = l->fixed_size;
-	unsigned int i;
-
-	for (i = 0; i < l->nr_fields; i++) {
-		switch (l->fields[i].type) {
-		case KMARK_ARG_INT:
-			a->v[i].ll = (u32)va_arg(*args, int);
-			break;
-		case KMARK_ARG_LONG:
-			a->v[i].ll = va_arg(*args, unsigned long);
-			break;
-		case KMARK_ARG_LLONG:
-			a->v[i].ll = va_arg(*args, u64);
-			break;
-		case KMARK_ARG_STR: {
-			const char *str = va_arg(*args, const char *) ?: "(null)";
-
-			a->v[i].s = str;
-			a->len[i] = strnlen(str, KMARK_STR_MAX - 1);
-			size += a->len[i] + 1;
-			break;
-		}
-		}
-	}
-	return size;
+	if (!READ_ONCE(kmark_tracing_on) || !READ_ONCE(kmark_buffer))
+		return;
+	local_inc(this_cpu_ptr(&kmark_stats.written));
+	local_inc(this_cpu_ptr(&kmark_stats.dropped));
 }
-
-/**
- * kmark_write_args - store collected arguments as the layout says
- * @l:		the marker's layout
- * @a:		from kmark_collect_args()
- * @dst:	room for the size kmark_collect_args() returned
- *
- * Records store the arguments back to back, unaligned, in field order.
- */
-void notrace kmark_write_args(const struct kmark_layout *l,
-			      const struct kmark_argv *a, u8 *dst)
-{
-	unsigned int i;
-
-	for (i = 0; i < l->nr_fields; i++) {
-		switch (l->fields[i].size) {
-		case 0:				/* string */
-			memcpy(dst, a->v[i].s, a->len[i]);
-			dst[a->len[i]] = '\0';
-			dst += a->len[i] + 1;
-			break;
-		case 4:
-			put_unaligned((u32)a->v[i].ll, (u32 *)dst);
-			dst += 4;
-			break;
-		default:
-			put_unaligned(a->v[i].ll, (u64 *)dst);
-			dst += 8;
-			break;
-		}
-	}
-}
+NOKPROBE_SYMBOL(kmark_count_drop);
 
 /**
  * kmark_reserve - room for one record, with its head filled in
  * @id:		the event's marker id
- * @size:	bytes of arguments after the head
+ * @size:	bytes of the whole record, header included
  * @from_hit:	called under __kmark_hit() (its preemption level is not the
  *		site's)
  *
@@ -231,41 +180,67 @@ struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit)
 	if (!READ_ONCE(kmark_tracing_on) || unlikely(!buf))
 		return NULL;
 	local_inc(this_cpu_ptr(&kmark_stats.written));
-	event = ring_buffer_lock_reserve(buf, sizeof(*e) + size);
+	event = ring_buffer_lock_reserve(buf, size);
 	if (unlikely(!event)) {
 		local_inc(this_cpu_ptr(&kmark_stats.dropped));
 		return NULL;
 	}
 	e = ring_buffer_event_data(event);
-	e->id = id;
+	e->type = id;
 	kmark_fill_ctx(e, from_hit);
 	return e;
 }
+NOKPROBE_SYMBOL(kmark_reserve);
 
 void notrace kmark_commit(void)
 {
 	ring_buffer_unlock_commit(kmark_buffer);
 }
+NOKPROBE_SYMBOL(kmark_commit);
 
 /**
  * kmark_record_probe - kmark's recorder, attached by set_event
  * @data:	unused
  * @m:		the marker that fired
- * @args:	its arguments
+ * @args:	the site's argument block: a record without its header
+ *
+ * The fixed part is one copy of @args; each string then gets its
+ * __data_loc word and its text after the fixed part.
  */
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
-				va_list *args)
+				const void *args)
 {
-	struct kmark_argv a __uninitialized;
+	struct kmark_strs strs __uninitialized;
 	struct kmark_entry *e;
 	size_t size;
 
 	if (!READ_ONCE(kmark_tracing_on))
 		return;
-	size = kmark_collect_args(m->layout, args, &a);
+	size = kmark_record_size(m->layout, args, &strs);
 	e = kmark_reserve(m->id, size, true);
 	if (!e)
 		return;
-	kmark_write_args(m->layout, &a, e->data);
+	kmark_record_fill(e, m->layout, args, &strs);
 	kmark_commit();
 }
+NOKPROBE_SYMBOL(kmark_record_probe);
+
+#ifndef CONFIG_TRACING
+/*
+ * Without tracing, nobody set up the ring buffer's CPU hotplug state: do it
+ * once, at boot, so that allocating the buffer later can only fail for lack
+ * of memory (and can be retried).
+ */
+static int __init kmark_record_init(void)
+{
+	int ret = cpuhp_setup_state_multi(CPUHP_TRACE_RB_PREPARE,
+					  "kmark/RB:prepare",
+					  trace_rb_cpu_prepare, NULL);
+
+	if (ret < 0)
+		pr_err("cannot set up the ring buffer's CPU hotplug state: %d\n",
+		       ret);
+	return 0;
+}
+early_initcall(kmark_record_init);
+#endif

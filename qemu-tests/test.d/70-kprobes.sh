@@ -96,7 +96,7 @@ while [ $off -le 8 ] && echo "p:bnd vfs_read+$off" >> $K/kprobe_events 2>/dev/nu
 	echo '-:bnd' >> $K/kprobe_events
 	off=$((off + 1))
 done
-check_error "not on an instruction boundary (vfs_read+$off)" kprobe_events "p ^vfs_read+$off x=\$arg1" "Probe address is not on an instruction boundary"
+check_error "not on an instruction boundary (vfs_read+$off)" kprobe_events "p ^vfs_read+$off x=%ax" "Probe address is not on an instruction boundary"
 expect_eq "failed writes added nothing" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
 printf 'p:one vfs_read\np:two no_such_function_xyz\n' >> $K/kprobe_events 2>/dev/null
 expect_eq "a write with one bad line adds none of its lines" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"

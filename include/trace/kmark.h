@@ -40,6 +40,7 @@
 #include <linux/errno.h>
 #include <linux/jump_label.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 struct kmark_marker;
@@ -50,8 +51,36 @@ enum kmark_arg_class {
 	KMARK_ARG_UNSIGNED,	/* their unsigned forms */
 	KMARK_ARG_CHARP,	/* char * (a %s argument, or %p) */
 	KMARK_ARG_PTR,		/* any other pointer */
+	KMARK_ARG_COMM,		/* kmark_comm(): a comm, recorded inline */
 	KMARK_ARG_BAD,		/* anything else (refused at boot) */
 };
+
+/**
+ * struct kmark_comm - a task's comm as a value (see kmark_comm())
+ * @s:	the comm, NUL-terminated within TASK_COMM_LEN (16) bytes
+ */
+struct kmark_comm {
+	char s[16];
+};
+
+/**
+ * kmark_comm() - a task's comm for a "%s" conversion, recorded inline
+ * @task:	the task
+ *
+ * kmark(sched_wakeup, "comm=%s pid=%d", kmark_comm(p), p->pid) records
+ * the 16 bytes of the comm in the record itself, as ftrace's char[16]
+ * fields do (a char * argument is recorded as a string of its own length
+ * instead): the format file then says "char comm[16]", which is what
+ * tools that read ftrace's sched events expect.
+ */
+#define kmark_comm(task)						\
+({									\
+	struct kmark_comm __kmark_c;					\
+									\
+	BUILD_BUG_ON(sizeof((task)->comm) != sizeof(__kmark_c.s));	\
+	memcpy(__kmark_c.s, (task)->comm, sizeof(__kmark_c.s));	\
+	__kmark_c;							\
+})
 
 /**
  * struct kmark_arg - one argument of a kmark() site, as the compiler sees it
@@ -118,16 +147,34 @@ do {									\
 	__diag_error(clang, 13, "-Wformat",				\
 		     "kmark: arguments must match the format");	\
 	if (0) {							\
-		__kmark_check_format(" " fmt, ##__VA_ARGS__);		\
+		__kmark_check_format(" " fmt				\
+			__kmark_cat(__kmark_check_args_,		\
+				    __kmark_pick(__VA_ARGS__))(__VA_ARGS__)); \
 	}								\
 	__diag_pop();							\
 } while (0)
 
-/* The type an argument has once promoted, as for a variadic call. */
-#define __kmark_promoted(x)	__typeof__((x) + 0)
+/*
+ * What the format check sees of an argument: itself, or a char * for a
+ * kmark_comm(). Every branch is valid for every type (_Generic checks the
+ * branches it does not pick too).
+ */
+#define __kmark_check_arg(S, n, x)					\
+	, _Generic((x), struct kmark_comm: (const char *)0, default: (x))
+
+#define __kmark_check_args_0(...)
+#define __kmark_check_args_n(...)	__kmark_map(__kmark_check_arg, _, __VA_ARGS__)
+
+/*
+ * The type an argument has once promoted, as for a variadic call: the
+ * conditional operator promotes integers (bit-fields too) and decays
+ * arrays, and keeps a struct kmark_comm a struct.
+ */
+#define __kmark_promoted(x)	__typeof__(0 ? (x) : (x))
 
 #define __kmark_class(x)						\
-	_Generic((x) + 0,						\
+	_Generic(0 ? (x) : (x),						\
+		 struct kmark_comm: KMARK_ARG_COMM,			\
 		 int: KMARK_ARG_SIGNED,					\
 		 long: KMARK_ARG_SIGNED,				\
 		 long long: KMARK_ARG_SIGNED,				\
@@ -136,7 +183,7 @@ do {									\
 		 unsigned long long: KMARK_ARG_UNSIGNED,		\
 		 char *: KMARK_ARG_CHARP,				\
 		 const char *: KMARK_ARG_CHARP,				\
-		 default: __builtin_classify_type((x) + 0) == 5 ?	\
+		 default: __builtin_classify_type(0 ? (x) : (x)) == 5 ?	\
 			  KMARK_ARG_PTR : KMARK_ARG_BAD)
 
 /* Apply M(S, n, arg) to each argument (n counts down; order is kept). */

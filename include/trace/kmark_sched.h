@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmark: the scheduler's markers. Field layouts follow ftrace's sched events
- * (include/trace/events/sched.h) so that tools reading one read the other.
+ * (include/trace/events/sched.h): comms recorded inline (kmark_comm()),
+ * prev_state in ftrace's encoding, so that tools reading one read the
+ * other (trace-cmd's sched plugin, KernelShark's scheduling plugin).
  * Included by kernel/sched/core.c, kernel/fork.c and kernel/exit.c only.
  */
 #ifndef _TRACE_KMARK_SCHED_H
@@ -11,42 +13,47 @@
 #include <trace/kmark.h>
 
 /*
- * prev_state as ftrace prints it: a preempted task is "R+", otherwise the
- * letter of its state ("R", "S", "D", "T", "t", "X", "Z", "P", "I").
+ * prev_state in ftrace's encoding (__trace_sched_switch_state()): 0 for a
+ * runnable task, 1 << (task_state_index() - 1) for a sleeping one,
+ * TASK_REPORT_MAX for a preempted one. The %pT conversion records it as a
+ * long and prints it as ftrace does ("R", "S", "R+", ...), and the format
+ * file gives it ftrace's print expression, so that viewers reading
+ * prev_state as a number (KernelShark's scheduling plugin) read kmark's.
  * Only called while sched_switch is enabled.
  */
-static inline const char *kmark_switch_state(bool preempt,
-					     unsigned int prev_state,
-					     struct task_struct *prev,
-					     char buf[2])
+static inline void *kmark_switch_state(bool preempt, unsigned int prev_state,
+				       struct task_struct *prev)
 {
+	unsigned int state;
+
 	if (preempt)
-		return "R+";
-	buf[0] = task_index_to_char(__task_state_index(prev_state,
-						       prev->exit_state));
-	buf[1] = '\0';
-	return buf;
+		return (void *)(unsigned long)TASK_REPORT_MAX;
+	state = __task_state_index(prev_state, prev->exit_state);
+	return (void *)(unsigned long)(state ? 1U << (state - 1) : 0);
 }
 
-/* In context_switch(), right before switch_to(): rq lock held, irqs off. */
+/*
+ * In __schedule(), where ftrace's trace_sched_switch() fires: the rq lock is
+ * held (lockdep knows it), irqs are off, current is still @prev and its mm
+ * is the one loaded. A probe on sched_switch runs in that state; it must
+ * not take the rq lock or anything that nests inside it.
+ */
 static __always_inline void kmark_sched_switch(bool preempt,
 					       unsigned int prev_state,
 					       struct task_struct *prev,
 					       struct task_struct *next)
 {
-	char state[2];
-
 	kmark(sched_switch,
-	      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-	      prev->comm, prev->pid, prev->prio,
-	      kmark_switch_state(preempt, prev_state, prev, state),
-	      next->comm, next->pid, next->prio);
+	      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%pT ==> next_comm=%s next_pid=%d next_prio=%d",
+	      kmark_comm(prev), prev->pid, prev->prio,
+	      kmark_switch_state(preempt, prev_state, prev),
+	      kmark_comm(next), next->pid, next->prio);
 }
 
 static __always_inline void kmark_sched_wakeup(struct task_struct *p)
 {
 	kmark(sched_wakeup, "comm=%s pid=%d prio=%d target_cpu=%03d",
-	      p->comm, p->pid, p->prio, task_cpu(p));
+	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
 }
 
 static __always_inline void kmark_sched_process_fork(struct task_struct *parent,
@@ -54,13 +61,13 @@ static __always_inline void kmark_sched_process_fork(struct task_struct *parent,
 {
 	kmark(sched_process_fork,
 	      "comm=%s pid=%d child_comm=%s child_pid=%d",
-	      parent->comm, parent->pid, child->comm, child->pid);
+	      kmark_comm(parent), parent->pid, kmark_comm(child), child->pid);
 }
 
 static __always_inline void kmark_sched_process_exit(struct task_struct *p)
 {
 	kmark(sched_process_exit, "comm=%s pid=%d prio=%d",
-	      p->comm, p->pid, p->prio);
+	      kmark_comm(p), p->pid, p->prio);
 }
 
 #endif /* _TRACE_KMARK_SCHED_H */

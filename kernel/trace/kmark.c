@@ -56,9 +56,10 @@ static DEFINE_XARRAY_ALLOC1(kmark_ids);
 
 /* --- the format parser ------------------------------------------------ */
 
+/* %p extensions: the kernel's %px %pS %ps %pB, and kmark's %pT. */
 static bool kmark_p_ext_ok(char c)
 {
-	return c == 'x' || c == 'S' || c == 's' || c == 'B';
+	return c == 'x' || c == 'S' || c == 's' || c == 'B' || c == 'T';
 }
 
 /**
@@ -162,8 +163,18 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 			q++;
 			if (isalnum(*q)) {
 				if (!kmark_p_ext_ok(*q) || isalnum(q[1])) {
-					*err = "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)";
+					*err = "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)";
 					goto fail_at;
+				}
+				/*
+				 * %pT: a task state, passed as a pointer-sized
+				 * value in ftrace's sched_switch encoding,
+				 * recorded as a long and printed "S", "R+", ...
+				 */
+				if (*q == 'T') {
+					f->conv_arg = KMARK_CONV_TASK_STATE;
+					f->is_signed = true;
+					f->type = "long";
 				}
 				q++;
 			}
@@ -272,15 +283,28 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 		bool num = a->class == KMARK_ARG_SIGNED ||
 			   a->class == KMARK_ARG_UNSIGNED;
 
-		if (a->size != kmark_conv_size(f) ||
-		    (f->kind == KMARK_FIELD_INT ? !num : !ptr))
+		if (a->class == KMARK_ARG_COMM && a->size == TASK_COMM_LEN &&
+		    (f->kind == KMARK_FIELD_STR || f->kind == KMARK_FIELD_CHARS)) {
+			/* kmark_comm(): the comm inline, ftrace's char[16]. */
+			if (first) {
+				f->kind = KMARK_FIELD_CHARS;
+				f->type = "char";
+			} else if (f->kind != KMARK_FIELD_CHARS) {
+				return "kmark_comm() where the first site passes a string";
+			}
+		} else if (a->size != kmark_conv_size(f) ||
+			   (f->kind == KMARK_FIELD_INT ? !num : !ptr) ||
+			   f->kind == KMARK_FIELD_CHARS) {
 			return "an argument does not match its conversion";
+		}
 		if (a->offset + a->size > site->args_size)
 			return "an argument lies outside the argument block";
 		if (first) {
 			f->offset = KMARK_HDR_SIZE + a->offset;
 			f->size = f->kind == KMARK_FIELD_STR ? sizeof(u32) :
 				  a->size;
+			f->conv_arg = f->kind == KMARK_FIELD_CHARS ?
+				      KMARK_CONV_STR : f->conv_arg;
 		} else if (f->offset != KMARK_HDR_SIZE + a->offset) {
 			return "its arguments are packed unlike the first site's";
 		}
@@ -393,7 +417,7 @@ u64 kmark_arg_value(const struct kmark_marker *m, const void *args,
 	if (i >= m->layout->nr_fields)
 		return 0;
 	f = &m->layout->fields[i];
-	if (f->kind == KMARK_FIELD_STR)
+	if (f->kind == KMARK_FIELD_STR || f->kind == KMARK_FIELD_CHARS)
 		return 0;
 	/* The block is a record without its header. */
 	return kmark_field_value(f, (const u8 *)args - KMARK_HDR_SIZE);
@@ -418,6 +442,8 @@ const char *kmark_arg_str(const struct kmark_marker *m, const void *args,
 	if (i >= m->layout->nr_fields)
 		return NULL;
 	f = &m->layout->fields[i];
+	if (f->kind == KMARK_FIELD_CHARS)	/* kmark_comm(): inline */
+		return (const char *)args + f->offset - KMARK_HDR_SIZE;
 	if (f->kind != KMARK_FIELD_STR)
 		return NULL;
 	str = get_unaligned((const char * const *)((const u8 *)args +
@@ -744,6 +770,7 @@ static bool kmark_name_matches(const char *pat, const char *name)
  * @names:	the events
  * @nr:		number of @names
  * @state:	in: which events are on; out: which are on after @buf
+ * @named:	out, if not NULL: which events a name (not a glob) turned on
  * @err:	on failure, the message
  * @err_pos:	on failure, the offset in @buf of the token it is about
  *
@@ -753,8 +780,8 @@ static bool kmark_name_matches(const char *pat, const char *name)
  * Return: 0 or -EINVAL.
  */
 int kmark_set_event_parse(const char *buf, const char * const *names,
-			  unsigned int nr, bool *state, const char **err,
-			  unsigned int *err_pos)
+			  unsigned int nr, bool *state, bool *named,
+			  const char **err, unsigned int *err_pos)
 {
 	const char *p = buf;
 	char tok[KMARK_NAME_MAX + 2];
@@ -799,6 +826,8 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 				   (!strcmp(tok, names[i]) ||
 				    kmark_name_matches(tok, names[i]))) {
 				state[i] = !neg;
+				if (named)
+					named[i] = !neg && !glob;
 				any = true;
 			}
 		}
@@ -830,7 +859,7 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 {
 	struct kmark_marker *m, **ms;
 	const char **names;
-	bool *state, *was;
+	bool *state, *was, *named;
 	unsigned int nr = 0, i;
 	int ret;
 
@@ -841,10 +870,11 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 	names = kcalloc(nr, sizeof(*names), GFP_KERNEL);
 	state = kcalloc(nr, sizeof(*state), GFP_KERNEL);
 	was = kcalloc(nr, sizeof(*was), GFP_KERNEL);
+	named = kcalloc(nr, sizeof(*named), GFP_KERNEL);
 	ret = -ENOMEM;
 	*err = "Out of memory";
 	*err_pos = 0;
-	if (nr && (!ms || !names || !state || !was))
+	if (nr && (!ms || !names || !state || !was || !named))
 		goto out;
 	i = 0;
 	list_for_each_entry(m, &kmark_markers, list) {
@@ -854,15 +884,22 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 		state[i] = truncate ? false : m->recording;
 		i++;
 	}
-	ret = kmark_set_event_parse(buf, names, nr, state, err, err_pos);
+	ret = kmark_set_event_parse(buf, names, nr, state, named, err, err_pos);
 	if (ret)
 		goto out;
 	for (i = 0; i < nr; i++) {
 		if (!state[i] || was[i])
 			continue;
 		ret = kmark_set_recording(ms[i], true);
+		if (ret == -ENODEV && !named[i]) {
+			/* A glob passes over an event whose code is gone. */
+			state[i] = false;
+			ret = 0;
+			continue;
+		}
 		if (ret) {
 			*err = ret == -ENOMEM ? "Out of memory" :
+			       ret == -ENODEV ? "The event's code is gone (an __init function after boot)" :
 			       "Could not enable the event";
 			*err_pos = 0;
 			/* Only what this command turned on goes back off. */
@@ -881,6 +918,7 @@ out:
 	kfree(names);
 	kfree(state);
 	kfree(was);
+	kfree(named);
 	return ret;
 }
 

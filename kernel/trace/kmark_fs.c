@@ -965,21 +965,41 @@ static int kmark_header_event_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/**
+ * struct kmark_event_dir - events/NAME/ and the event it shows
+ * @dentry:	the directory
+ * @m:		the event; RCU, written under kmark_mutex
+ *
+ * The directory outlives a kprobe event replaced by one of the same name
+ * in one kprobe_events write: it is pointed at the new event, so that the
+ * write needs no new directory for it (creating one can fail, and the
+ * write must then change nothing).
+ */
+struct kmark_event_dir {
+	struct dentry *dentry;
+	struct kmark_marker __rcu *m;
+};
+
 /*
- * events/NAME/format and id. They read the marker without kmark_mutex:
- * what they read never changes while the marker exists, and the marker is
- * freed only after its directory is removed, which waits for these.
+ * events/NAME/format and id read their event under RCU: what they read
+ * never changes while the event exists, and an event is freed only after
+ * a grace period once it is out of its directory.
  */
 static int kmark_format_show(struct seq_file *sf, void *v)
 {
-	struct kmark_marker *m = sf->private;
-	struct seq_buf s;
+	struct kmark_event_dir *ed = sf->private;
+	struct kmark_marker *m;
 	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	struct seq_buf s;
 
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, PAGE_SIZE);
-	kmark_print_format(&s, m);
+	rcu_read_lock();
+	m = rcu_dereference(ed->m);
+	if (m)
+		kmark_print_format(&s, m);
+	rcu_read_unlock();
 	seq_write(sf, buf, seq_buf_used(&s));
 	kfree(buf);
 	return 0;
@@ -987,9 +1007,14 @@ static int kmark_format_show(struct seq_file *sf, void *v)
 
 static int kmark_id_show(struct seq_file *sf, void *v)
 {
-	struct kmark_marker *m = sf->private;
+	struct kmark_event_dir *ed = sf->private;
+	struct kmark_marker *m;
 
-	seq_printf(sf, "%u\n", m->id);
+	rcu_read_lock();
+	m = rcu_dereference(ed->m);
+	if (m)
+		seq_printf(sf, "%u\n", m->id);
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -1018,17 +1043,24 @@ KMARK_SHOW_FOPS(kmark_id);
  * @m:	the event ("GROUP/EVENT" names get events/GROUP/EVENT/)
  *
  * Called under kmark_mutex, for each marker once the events directory
- * exists and for each kprobe event when it is added. A failure to create
- * the files leaves the event without them (debugfs says why in dmesg).
+ * exists and for each new kprobe event before it is added.
+ *
+ * Return: 0 (also when the events directory does not exist yet: it gets
+ * the event's then), or -ENOMEM, with nothing created.
  */
-void kmark_event_dir_create(struct kmark_marker *m)
+int kmark_event_dir_create(struct kmark_marker *m)
 {
 	const char *slash = strchr(m->name, '/');
-	struct dentry *parent = kmark_events_dir;
+	struct dentry *parent = kmark_events_dir, *dir, *f;
+	struct dentry *new_group = NULL;
+	struct kmark_event_dir *ed;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (!parent || m->dir)
-		return;
+	if (!parent || m->edir)
+		return 0;
+	ed = kzalloc(sizeof(*ed), GFP_KERNEL);
+	if (!ed)
+		return -ENOMEM;
 	if (slash) {
 		char group[KMARK_NAME_MAX];
 
@@ -1038,27 +1070,59 @@ void kmark_event_dir_create(struct kmark_marker *m)
 		if (!parent) {
 			parent = debugfs_create_dir(group, kmark_events_dir);
 			if (IS_ERR(parent))
-				return;
+				goto nomem;
+			new_group = parent;
 			dget(parent);
 		}
 	}
-	m->dir = debugfs_create_dir(m->event, parent);
+	dir = debugfs_create_dir(m->event, parent);
 	if (slash)
 		dput(parent);
-	if (IS_ERR(m->dir)) {
-		m->dir = NULL;
-		return;
-	}
-	debugfs_create_file("format", 0400, m->dir, m, &kmark_format_fops);
-	debugfs_create_file("id", 0400, m->dir, m, &kmark_id_fops);
+	if (IS_ERR(dir))
+		goto nomem_group;
+	ed->dentry = dir;
+	rcu_assign_pointer(ed->m, m);
+	f = debugfs_create_file("format", 0400, dir, ed, &kmark_format_fops);
+	if (IS_ERR(f))
+		goto nomem_dir;
+	f = debugfs_create_file("id", 0400, dir, ed, &kmark_id_fops);
+	if (IS_ERR(f))
+		goto nomem_dir;
+	m->edir = ed;
+	return 0;
+nomem_dir:
+	debugfs_remove(dir);
+nomem_group:
+	debugfs_remove(new_group);	/* a group made for this event only */
+nomem:
+	kfree(ed);
+	return -ENOMEM;
 }
 
-/* Remove events/NAME/; waits for its files' readers. Under kmark_mutex. */
-void kmark_event_dir_remove(struct kmark_marker *m)
+/* Point @from's events/NAME/ at @to (same name); under kmark_mutex. */
+void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to)
 {
 	lockdep_assert_held(&kmark_mutex);
-	debugfs_remove(m->dir);
-	m->dir = NULL;
+	to->edir = from->edir;
+	from->edir = NULL;
+	if (to->edir)
+		rcu_assign_pointer(to->edir->m, to);
+}
+
+/*
+ * Remove events/NAME/; waits for its files' readers (they take no kmark
+ * lock, so holding kmark_mutex here is safe). Under kmark_mutex.
+ */
+void kmark_event_dir_remove(struct kmark_marker *m)
+{
+	struct kmark_event_dir *ed = m->edir;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (!ed)
+		return;
+	debugfs_remove(ed->dentry);
+	kfree(ed);
+	m->edir = NULL;
 }
 
 /* --- per_cpu/cpuN/stats --------------------------------------------------- */
@@ -1196,7 +1260,8 @@ static int __init kmark_fs_init(void)
 	mutex_lock(&kmark_mutex);
 	kmark_events_dir = events;
 	list_for_each_entry(m, &kmark_markers, list)
-		kmark_event_dir_create(m);
+		if (kmark_event_dir_create(m))
+			pr_warn("no events/%s/: out of memory\n", m->name);
 	mutex_unlock(&kmark_mutex);
 	return 0;
 }

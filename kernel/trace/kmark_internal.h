@@ -40,6 +40,7 @@ enum kmark_conv_arg {
 	KMARK_CONV_LLONG,	/* ll: a long long */
 	KMARK_CONV_PTR,		/* %p and its extensions */
 	KMARK_CONV_STR,		/* %s */
+	KMARK_CONV_TASK_STATE,	/* %pT: a task state, ftrace's encoding */
 };
 
 /**
@@ -108,6 +109,7 @@ struct kmark_probe_array {
 };
 
 struct kmark_marker;
+struct kmark_event_dir;
 struct seq_file;
 struct dentry;
 
@@ -136,7 +138,7 @@ struct kmark_event_ops {
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
  * @recording:	kmark's recorder is attached (the marker is in set_event)
  * @ops:	NULL for static markers; else how to enable the dynamic event
- * @dir:	its directory events/NAME/ (format, id)
+ * @edir:	its directory events/NAME/ (format, id)
  *
  * Everything but @probes is written under kmark_mutex. @name, @event,
  * @format, @id and @layout do not change while the marker exists, so the
@@ -154,7 +156,7 @@ struct kmark_marker {
 	struct kmark_probe_array __rcu *probes;
 	bool recording;
 	const struct kmark_event_ops *ops;
-	struct dentry *dir;
+	struct kmark_event_dir *edir;
 };
 
 /**
@@ -209,8 +211,8 @@ void kmark_free_layout(struct kmark_layout *layout);
 struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
 int kmark_set_event_parse(const char *buf, const char * const *names,
-			  unsigned int nr, bool *state, const char **err,
-			  unsigned int *err_pos);
+			  unsigned int nr, bool *state, bool *named,
+			  const char **err, unsigned int *err_pos);
 int kmark_set_recording(struct kmark_marker *m, bool on);
 int kmark_dynamic_alloc_id(struct kmark_marker *m);
 void kmark_dynamic_free_id(struct kmark_marker *m);
@@ -346,7 +348,8 @@ void *kmark_markers_start(struct seq_file *m, loff_t *pos);
 void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
 void kmark_markers_stop(struct seq_file *m, void *v);
 void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
-void kmark_event_dir_create(struct kmark_marker *m);
+int kmark_event_dir_create(struct kmark_marker *m);
+void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to);
 void kmark_event_dir_remove(struct kmark_marker *m);
 #ifdef CONFIG_KMARK_KPROBES
 void kmark_kprobe_create_files(struct dentry *dir);

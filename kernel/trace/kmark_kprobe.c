@@ -33,6 +33,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/security.h>
@@ -127,8 +128,8 @@ NOKPROBE_SYMBOL(kmark_fetch);
 
 /*
  * Where a string argument is. As in ftrace, a dereference or @SYM names the
- * string's own address ("+0($arg2):string" is the string at $arg2); any
- * other fetch gives a pointer to it ("$arg2:string", "$comm").
+ * string's own address ("+0($arg2):string" is the string at $arg2);
+ * $comm gives a pointer to it. The parser allows no other fetch.
  */
 static unsigned long notrace kmark_fetch_str_addr(const struct kmark_fetch *f,
 						  const struct kmark_fetch_ctx *c,
@@ -360,6 +361,7 @@ void kmark_kprobe_free(struct kmark_kprobe *tk)
 	kfree(tk->marker.name);
 	kfree(tk->marker.format);
 	kfree(tk->symbol);
+	kfree(tk->module);
 	free_percpu(tk->nhit);
 	kfree(tk);
 }
@@ -436,17 +438,67 @@ static bool kmark_kprobe_self(unsigned long addr)
 	return false;
 }
 
+/* Whether module @name is loaded. */
+static bool kmark_module_loaded(const char *name)
+{
+#ifdef CONFIG_MODULES
+	bool ret;
+
+	preempt_disable();
+	ret = find_module(name);
+	preempt_enable();
+	return ret;
+#else
+	return false;
+#endif
+}
+
+/* The module whose text holds @addr, or NULL (vmlinux). */
+static char *kmark_module_of(unsigned long addr)
+{
+	char *name = NULL;
+#ifdef CONFIG_MODULES
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	if (mod)
+		name = kstrdup(mod->name, GFP_ATOMIC);
+	preempt_enable();
+	if (mod && !name)
+		return ERR_PTR(-ENOMEM);
+#endif
+	return name;
+}
+
+static bool kmark_module_name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= MODULE_NAME_LEN)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(s[i]) && s[i] != '_' && s[i] != '-')
+			return false;
+	return true;
+}
+
 /*
- * Resolve "SYM" or "SYM+OFFS" or "ADDR" (the text at @s, @len bytes) into
- * tk->addr, tk->symbol and tk->offset.
+ * Resolve "SYM", "SYM+OFFS", "MOD:SYM[+OFFS]" or "ADDR" (the text at @s,
+ * @len bytes) into tk->addr, tk->symbol, tk->offset and tk->module. A
+ * symbol in a module is remembered with its module, so that the probe is
+ * armed again when the module is loaded again; "MOD:SYM" of a module that
+ * is not loaded yet leaves tk->addr 0: the probe is armed when it loads.
+ * Errors put the caret at the probe point, as ftrace does.
  */
 static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 			     const char *s, size_t len)
 {
-	char sym[KSYM_NAME_LEN];
-	const char *plus;
+	char sym[KSYM_NAME_LEN], *full;
+	const char *plus, *colon, *name = s;
 	unsigned long addr;
 	long offs = 0;
+	size_t nlen;
 	int i;
 
 	if (isdigit(s[0])) {
@@ -455,18 +507,49 @@ static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 		tk->addr = addr;
 		goto check;
 	}
-	if (memchr(s, ':', len))
-		return kmark_perr(ps, s, KMARK_KPE_NO_MODULES);
 	plus = memchr(s, '+', len);
 	if (plus) {
-		if (kmark_parse_long(plus + 1, s + len - plus - 1, &offs) || offs < 0)
-			return kmark_perr(ps, plus + 1, KMARK_KPE_BAD_OFFSET);
+		if (kmark_parse_long(plus + 1, s + len - plus - 1, &offs) ||
+		    offs < 0)
+			return kmark_perr(ps, s, KMARK_KPE_BAD_OFFSET);
 		len = plus - s;
 	}
-	if (!len || len >= sizeof(sym))
-		return kmark_perr(ps, s, KMARK_KPE_NO_SYMBOL);
-	memcpy(sym, s, len);
-	sym[len] = '\0';
+	colon = memchr(s, ':', len);
+	if (colon) {
+		if (!kmark_module_name_ok(s, colon - s))
+			return kmark_perr(ps, s, KMARK_KPE_BAD_MODULE_NAME);
+		tk->module = kstrndup(s, colon - s, GFP_KERNEL);
+		if (!tk->module)
+			return -ENOMEM;
+		name = colon + 1;
+	}
+	nlen = s + len - name;
+	if (!nlen || nlen >= sizeof(sym))
+		return kmark_perr(ps, name, KMARK_KPE_NO_SYMBOL);
+	memcpy(sym, name, nlen);
+	sym[nlen] = '\0';
+	if (tk->is_return && offs)
+		return kmark_perr(ps, s, KMARK_KPE_BAD_RETPROBE_OFFSET);
+	tk->symbol = kstrdup(sym, GFP_KERNEL);
+	if (!tk->symbol)
+		return -ENOMEM;
+	tk->offset = offs;
+	if (tk->module) {
+		full = kasprintf(GFP_KERNEL, "%s:%s", tk->module, sym);
+		if (!full)
+			return -ENOMEM;
+		addr = kallsyms_lookup_name(full);
+		tk->at_entry = !tk->is_return &&
+			       (addr ? !kprobe_on_func_entry(NULL, full, offs) :
+				       !offs);
+		kfree(full);
+		if (!addr && kmark_module_loaded(tk->module))
+			return kmark_perr(ps, name, KMARK_KPE_BAD_SYMBOL);
+		if (!addr)	/* armed when the module loads; checked then */
+			return 0;
+		tk->addr = addr + offs;
+		goto check;
+	}
 	addr = kallsyms_lookup_name(sym);
 	if (!addr) {
 		struct kmark_clone_search *cs = kzalloc(sizeof(*cs), GFP_KERNEL);
@@ -474,7 +557,7 @@ static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 		if (!cs)
 			return -ENOMEM;
 		cs->name = sym;
-		cs->len = len;
+		cs->len = nlen;
 		kallsyms_on_each_symbol(kmark_clone_cb, cs);
 		if (cs->found == 1) {
 			pr_info("%s is not in kallsyms; probing its only compiler clone %s\n",
@@ -488,14 +571,18 @@ static int kmark_parse_point(struct kmark_parse *ps, struct kmark_kprobe *tk,
 			return kmark_perr(ps, s, KMARK_KPE_CLONE_AMBIGUOUS);
 		if (!addr)
 			return kmark_perr(ps, s, KMARK_KPE_BAD_SYMBOL);
+		kfree(tk->symbol);
+		tk->symbol = kstrdup(sym, GFP_KERNEL);
+		if (!tk->symbol)
+			return -ENOMEM;
 	}
-	tk->symbol = kstrdup(sym, GFP_KERNEL);
-	if (!tk->symbol)
-		return -ENOMEM;
-	tk->offset = offs;
 	tk->addr = addr + offs;
-	if (tk->is_return && offs)
-		return kmark_perr(ps, plus + 1, KMARK_KPE_BAD_RETPROBE_OFFSET);
+	/* A plain symbol in a module: remembered with its module. */
+	tk->module = kmark_module_of(tk->addr);
+	if (IS_ERR(tk->module)) {
+		tk->module = NULL;
+		return -ENOMEM;
+	}
 	/* As ftrace: $argN only where the arguments are still in place. */
 	tk->at_entry = !tk->is_return && !kprobe_on_func_entry(NULL, sym, offs);
 check:
@@ -628,10 +715,22 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 			f->param += off;
 		}
 	} else if (*s == '+' || *s == '-' || isdigit(*s)) {
-		const char *open = memchr(s, '(', len);
+		const char *open = memchr(s, '(', len), *close = NULL, *q;
 
-		if (!open || e[-1] != ')') {
+		if (!open) {
 			kmark_perr(ps, s, KMARK_KPE_BAD_DEREF);
+			goto fail;
+		}
+		/* As ftrace: the last ')' closes the first '('. */
+		for (q = open + 1; q < e; q++)
+			if (*q == ')')
+				close = q;
+		if (!close) {
+			kmark_perr(ps, e, KMARK_KPE_DEREF_OPEN_BRACE);
+			goto fail;
+		}
+		if (close != e - 1) {
+			kmark_perr(ps, close + 1, KMARK_KPE_BAD_DEREF);
 			goto fail;
 		}
 		if (kmark_parse_long(s, open - s, &v)) {
@@ -701,6 +800,8 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 		return kmark_perr(ps, s, KMARK_KPE_TOO_MANY_ARGS);
 	eq = memchr(s, '=', e - s);
 	if (eq) {
+		if (eq - s > KMARK_KPROBE_ARG_NAME_MAX)
+			return kmark_perr(ps, s, KMARK_KPE_ARG_NAME_TOO_LONG);
 		if (!kmark_ident_ok(s, eq - s))
 			return kmark_perr(ps, s, KMARK_KPE_BAD_ARG_NAME);
 		memcpy(a->name, s, eq - s);
@@ -712,6 +813,9 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 	for (i = 0; i < tk->nr_args; i++)
 		if (!strcmp(tk->args[i].name, a->name))
 			return kmark_perr(ps, s, KMARK_KPE_DUP_ARG_NAME);
+
+	if (e - body > KMARK_KPROBE_ARG_MAX)
+		return kmark_perr(ps, body, KMARK_KPE_ARG_TOO_LONG);
 
 	/* The type follows the last ':' that is not inside parentheses. */
 	close = body;
@@ -735,6 +839,11 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 			return kmark_perr(ps, colon + 1, KMARK_KPE_BAD_COMM_TYPE);
 		}
 		a->type = KMARK_T_STRING;
+	} else if ((a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) &&
+		   a->fetch->op != KMARK_F_DEREF && a->fetch->op != KMARK_F_MEM) {
+		/* As ftrace: "+0($arg2):string", not "$arg2:string". */
+		kmark_free_fetch(a->fetch);
+		return kmark_perr(ps, colon + 1, KMARK_KPE_BAD_STRING);
 	}
 	a->text = kstrndup(s, e - s, GFP_KERNEL);
 	if (!a->text) {
@@ -890,15 +999,26 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 	}
 	tk->is_return = *p == 'r';
 	p++;
-	if (tk->is_return && isdigit(*p)) {
+	if (*p && *p != ':' && !isspace(*p)) {
 		long maxact;
 
+		/* As ftrace: the whole word up to ':' or blank is maxactive. */
 		w = p;
-		while (isdigit(*p))
+		while (*p && *p != ':' && !isspace(*p))
 			p++;
-		if (kmark_parse_long(w, p - w, &maxact) || maxact < 1 ||
-		    maxact > KMARK_KPROBE_MAXACTIVE_MAX) {
+		if (!tk->is_return) {
+			kmark_perr(&ps, w, isdigit(*w) ? KMARK_KPE_BAD_MAXACT_TYPE :
+						       KMARK_KPE_BAD_CMD);
+			if (!isdigit(*w))
+				ps.pos = 0;
+			goto fail;
+		}
+		if (kmark_parse_long(w, p - w, &maxact) || maxact < 1) {
 			kmark_perr(&ps, w, KMARK_KPE_BAD_MAXACT);
+			goto fail;
+		}
+		if (maxact > KMARK_KPROBE_MAXACTIVE_MAX) {
+			kmark_perr(&ps, w, KMARK_KPE_MAXACT_TOO_BIG);
 			goto fail;
 		}
 		tk->rp.maxactive = maxact;
@@ -920,7 +1040,10 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 				goto fail;
 			}
 		}
-		if (name == name_end) {
+		if (name == name_end && !grp) {
+			kmark_perr(&ps, name, KMARK_KPE_EMPTY_EVENT_NAME);
+			goto fail;
+		} else if (name == name_end) {
 			name = NULL;	/* "p:grp/ SYM": default event name */
 		} else if (!kmark_ident_ok(name, name_end - name)) {
 			kmark_perr(&ps, name, KMARK_KPE_BAD_EVENT_NAME);
@@ -972,14 +1095,19 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 		strscpy(gbuf, KMARK_KPROBE_GROUP, sizeof(gbuf));
 	if (name)
 		snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(name_end - name), name);
+	else if (tk->symbol && tk->module && memchr(point, ':', plen))
+		snprintf(ebuf, sizeof(ebuf), "%c_%s_%s_%lu",
+			 tk->is_return ? 'r' : 'p', tk->module, tk->symbol,
+			 tk->offset);
 	else if (tk->symbol)
 		snprintf(ebuf, sizeof(ebuf), "%c_%s_%lu", tk->is_return ? 'r' : 'p',
 			 tk->symbol, tk->offset);
 	else
 		snprintf(ebuf, sizeof(ebuf), "%c_0x%lx", tk->is_return ? 'r' : 'p',
 			 tk->addr);
-	/* A clone's name ("f.isra.0") is no identifier: use '_'. */
+	/* A clone's name ("f.isra.0"), a module's ("a-b"): use '_'. */
 	strreplace(ebuf, '.', '_');
+	strreplace(ebuf, '-', '_');
 	tk->marker.name = kasprintf(GFP_KERNEL, "%s/%s", gbuf, ebuf);
 	ret = -ENOMEM;
 	if (!tk->marker.name)
@@ -1006,22 +1134,31 @@ fail:
 
 /* --- registration and the namespace ------------------------------------------------ */
 
-static int kmark_kprobe_register(struct kmark_kprobe *tk)
+/*
+ * Register @tk's kprobe or kretprobe at tk->addr, disabled unless @enabled.
+ * The struct is used again when a module comes back: kprobes keeps only
+ * the DISABLED flag of what it finds in it.
+ */
+static int kmark_kprobe_register(struct kmark_kprobe *tk, bool enabled)
 {
 	struct kprobe *kp = &tk->rp.kp;
+	int ret;
 
 	kp->addr = (kprobe_opcode_t *)tk->addr;
-	kp->flags = KPROBE_FLAG_DISABLED;
+	kp->flags = enabled ? 0 : KPROBE_FLAG_DISABLED;
 	if (tk->is_return) {
 		tk->rp.handler = kmark_kretprobe_handler;
 		if (tk->nr_entry_args) {
 			tk->rp.entry_handler = kmark_kretprobe_entry;
 			tk->rp.data_size = tk->nr_entry_args * sizeof(long);
 		}
-		return register_kretprobe(&tk->rp);
+		ret = register_kretprobe(&tk->rp);
+	} else {
+		kp->pre_handler = kmark_kprobe_pre;
+		ret = register_kprobe(kp);
 	}
-	kp->pre_handler = kmark_kprobe_pre;
-	return register_kprobe(kp);
+	tk->registered = !ret;
+	return ret;
 }
 
 static void kmark_kprobe_unregister(struct kmark_kprobe *tk)
@@ -1030,12 +1167,34 @@ static void kmark_kprobe_unregister(struct kmark_kprobe *tk)
 		unregister_kretprobe(&tk->rp);
 	else
 		unregister_kprobe(&tk->rp.kp);
+	tk->registered = false;
 }
 
+/* Its code is gone: its module went, or it was __init code after boot. */
+static bool kmark_kprobe_gone(struct kmark_kprobe *tk)
+{
+	return tk->registered && kprobe_gone(&tk->rp.kp);
+}
+
+/* Not armed because its module is not loaded (it will be when it is). */
+static bool kmark_kprobe_waiting(struct kmark_kprobe *tk)
+{
+	return tk->module && (!tk->registered || kmark_kprobe_gone(tk));
+}
+
+/*
+ * Enabling a probe whose module is not loaded succeeds, as in ftrace: it
+ * records from the moment the module loads. A probe whose code is gone
+ * for good cannot be enabled (-ENODEV).
+ */
 static int kmark_kprobe_enable(struct kmark_marker *m)
 {
 	struct kmark_kprobe *tk = to_tk(m);
 
+	if (kmark_kprobe_waiting(tk))
+		return 0;
+	if (!tk->registered || kmark_kprobe_gone(tk))
+		return -ENODEV;
 	return tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
 }
 
@@ -1043,11 +1202,14 @@ static void kmark_kprobe_disable(struct kmark_marker *m)
 {
 	struct kmark_kprobe *tk = to_tk(m);
 
+	if (!tk->registered || kmark_kprobe_gone(tk))
+		return;
 	if (tk->is_return)
 		disable_kretprobe(&tk->rp);
 	else
 		disable_kprobe(&tk->rp.kp);
 }
+
 
 /* available_markers: "[kprobe] dfd=s32 fname=string" */
 static void kmark_kprobe_show(struct seq_file *s, struct kmark_marker *m)
@@ -1072,6 +1234,81 @@ static bool kmark_is_kprobe(struct kmark_marker *m)
 {
 	return m->ops == &kmark_kprobe_ops;
 }
+
+#ifdef CONFIG_MODULES
+/*
+ * Arm @tk in module @mod, which is coming: resolve MOD:SYM again (the
+ * module's addresses are new), check what the definition assumed, and
+ * register the probe, enabled if the event records.
+ */
+static void kmark_kprobe_arm(struct kmark_kprobe *tk, struct module *mod)
+{
+	char *full = kasprintf(GFP_KERNEL, "%s:%s", tk->module, tk->symbol);
+	unsigned long addr;
+	int ret;
+
+	if (!full) {
+		pr_warn("kprobe event %s: out of memory; not armed\n",
+			tk->marker.name);
+		return;
+	}
+	addr = kallsyms_lookup_name(full);
+	if (!addr) {
+		pr_warn("kprobe event %s: no %s in module %s; not armed\n",
+			tk->marker.name, tk->symbol, tk->module);
+	} else if (tk->at_entry && kprobe_on_func_entry(NULL, full, tk->offset)) {
+		pr_warn("kprobe event %s: %s+%lu is not the function's entry, where its $argN are; not armed\n",
+			tk->marker.name, full, tk->offset);
+	} else {
+		tk->addr = addr + tk->offset;
+		ret = kmark_kprobe_register(tk, tk->marker.recording);
+		if (ret)
+			pr_warn("kprobe event %s: cannot arm %s+%lu: %d\n",
+				tk->marker.name, full, tk->offset, ret);
+	}
+	kfree(full);
+}
+
+/*
+ * As ftrace's trace_kprobe_module_callback(): probes in a module stay
+ * defined, enabled or not, when it goes (kprobes marks them gone), and are
+ * registered again when it comes back.
+ */
+static int kmark_kprobe_module_cb(struct notifier_block *nb,
+				  unsigned long val, void *data)
+{
+	struct module *mod = data;
+	struct kmark_marker *m;
+
+	/*
+	 * When a module goes, kprobes' own callback marks its probes gone;
+	 * they stay registered (as ftrace's do) until it comes back.
+	 */
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+	mutex_lock(&kmark_mutex);
+	list_for_each_entry(m, &kmark_markers, list) {
+		struct kmark_kprobe *tk;
+
+		if (!kmark_is_kprobe(m))
+			continue;
+		tk = to_tk(m);
+		if (!tk->module || strcmp(tk->module, mod->name))
+			continue;
+		if (tk->registered)
+			kmark_kprobe_unregister(tk);
+		tk->addr = 0;
+		kmark_kprobe_arm(tk, mod);
+	}
+	mutex_unlock(&kmark_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kmark_kprobe_module_nb = {
+	.notifier_call = kmark_kprobe_module_cb,
+	.priority = 1,
+};
+#endif
 
 /* A static marker or event whose name is @event (without group)? */
 static struct kmark_marker *kmark_name_taken(const char *full, const char *event)
@@ -1235,6 +1472,8 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 			struct kmark_kprobe *tk = add[nadd++];
 
 			m = kmark_name_taken(tk->marker.name, tk->marker.event);
+			if (m && kmark_is_kprobe(m) && to_tk(m)->doomed)
+				m = NULL;	/* deleted by this very write */
 			for (j = 0; !m && j + 1 < nadd; j++)
 				if (!strcmp(add[j]->marker.name, tk->marker.name))
 					m = &add[j]->marker;
@@ -1250,7 +1489,8 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 				*err = KMARK_KPE_LOCKED_DOWN;
 				goto undo;
 			}
-			ret = kmark_kprobe_register(tk);
+			/* MOD:SYM of a module not loaded: armed when it is. */
+			ret = tk->addr ? kmark_kprobe_register(tk, false) : 0;
 			if (ret) {
 				*err = ret == -EILSEQ ? KMARK_KPE_NOT_INSN_BOUNDARY :
 					ret == -EINVAL ? KMARK_KPE_CANNOT_PROBE :
@@ -1263,7 +1503,6 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 				ret = -EINVAL;
 				goto undo;
 			}
-			tk->registered = true;
 		}
 	}
 	*err_line = buf;
@@ -1277,23 +1516,47 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 			goto undo;
 		}
 	}
-	/* From here on nothing fails. */
-	list_for_each_entry_safe(m, n, &kmark_markers, list)
-		if (kmark_is_kprobe(m) && to_tk(m)->doomed)
-			kmark_kprobe_retire(to_tk(m), &dead);
+	/*
+	 * events/NAME/: a new event that replaces a deleted one of the same
+	 * name takes its directory over at commit; the others get theirs
+	 * now, while failing still changes nothing.
+	 */
 	for (i = 0; i < nadd; i++) {
-		kmark_dynamic_link(&add[i]->marker);
-		kmark_event_dir_create(&add[i]->marker);
+		m = kmark_name_taken(add[i]->marker.name, add[i]->marker.event);
+		if (m && kmark_is_kprobe(m) && to_tk(m)->doomed) {
+			to_tk(m)->heir = add[i];
+			continue;
+		}
+		ret = kmark_event_dir_create(&add[i]->marker);
+		if (ret) {
+			*err = KMARK_KPE_NOMEM;
+			goto undo;
+		}
 	}
+	/* From here on nothing fails. */
+	list_for_each_entry_safe(m, n, &kmark_markers, list) {
+		if (!kmark_is_kprobe(m) || !to_tk(m)->doomed)
+			continue;
+		if (to_tk(m)->heir)
+			kmark_event_dir_move(m, &to_tk(m)->heir->marker);
+		kmark_kprobe_retire(to_tk(m), &dead);
+	}
+	for (i = 0; i < nadd; i++)
+		kmark_dynamic_link(&add[i]->marker);
 	mutex_unlock(&kmark_mutex);
 	kmark_kprobe_free_list(&dead);
 	return 0;
 undo:
+	for (i = 0; i < nadd; i++)
+		kmark_event_dir_remove(&add[i]->marker);
 	for (i = 0; i < ids; i++)
 		kmark_dynamic_free_id(&add[i]->marker);
-	list_for_each_entry(m, &kmark_markers, list)
-		if (kmark_is_kprobe(m))
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (kmark_is_kprobe(m)) {
 			to_tk(m)->doomed = false;
+			to_tk(m)->heir = NULL;
+		}
+	}
 	mutex_unlock(&kmark_mutex);
 	for (i = 0; i < nadd; i++)
 		list_add_tail(&add[i]->marker.list, &dead);
@@ -1374,12 +1637,19 @@ static int kmark_kp_show(struct seq_file *m, void *v)
 	if (tk->is_return && tk->maxactive_set)
 		seq_printf(m, "%d", tk->rp.maxactive);
 	seq_printf(m, ":%s ", mk->name);
-	if (tk->symbol)
+	if (tk->symbol && tk->module)
+		seq_printf(m, "%s:%s+%lu", tk->module, tk->symbol, tk->offset);
+	else if (tk->symbol)
 		seq_printf(m, "%s+%lu", tk->symbol, tk->offset);
 	else
 		seq_printf(m, "0x%lx", tk->addr);
 	for (i = 0; i < tk->nr_args; i++)
 		seq_printf(m, " %s", tk->args[i].text);
+	/* The state, as a comment: the line still defines the probe. */
+	if (kmark_kprobe_waiting(tk))
+		seq_printf(m, " # not armed: module %s is not loaded", tk->module);
+	else if (kmark_kprobe_gone(tk))
+		seq_puts(m, " # gone: its code was freed (an __init function)");
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -1518,6 +1788,13 @@ static int __init kmark_kprobe_boot(void)
 	const char *line;
 	unsigned int pos = 0;
 	int err = 0, ret;
+
+#ifdef CONFIG_MODULES
+	ret = register_module_notifier(&kmark_kprobe_module_nb);
+	if (ret)
+		pr_err("no module notifier (%d): probes in modules are not armed again\n",
+		       ret);
+#endif
 
 	if (!kmark_boot_kprobes[0])
 		goto out;

@@ -13,6 +13,8 @@
 #define KMARK_KPROBE_MAX_ARGS	(KMARK_MAX_FIELDS - 2)
 #define KMARK_KPROBE_MAX_DEREF	4
 #define KMARK_KPROBE_MAXACTIVE_MAX	4096	/* as ftrace */
+#define KMARK_KPROBE_ARG_NAME_MAX	32	/* as ftrace's MAX_ARG_NAME_LEN */
+#define KMARK_KPROBE_ARG_MAX		63	/* as ftrace's MAX_ARGSTR_LEN */
 
 /*
  * Every message kprobe_events can leave in error_log, one per cause a user
@@ -22,12 +24,15 @@
 	C(NOMEM,		"Out of memory"),			\
 	C(BAD_CMD,		"Unknown command: use p, r or -"),	\
 	C(BAD_MAXACT,		"Bad maxactive number"),		\
+	C(BAD_MAXACT_TYPE,	"Maxactive is only for return probes (rN)"), \
+	C(MAXACT_TOO_BIG,	"Maxactive is too big (at most 4096)"),	\
 	C(BAD_GROUP_NAME,	"Group name must be letters, digits and '_'"), \
 	C(BAD_EVENT_NAME,	"Event name must be letters, digits and '_'"), \
+	C(EMPTY_EVENT_NAME,	"Event name is not specified"),		\
 	C(NO_PROBE_POINT,	"Probe point is missing"),		\
 	C(BAD_RETURN_SUFFIX,	"Only %return may follow the symbol"),	\
 	C(BAD_PROBE_ADDR,	"Bad probe address"),			\
-	C(NO_MODULES,		"Probes on module symbols are not supported"), \
+	C(BAD_MODULE_NAME,	"Bad module name in MOD:SYM"),		\
 	C(NO_SYMBOL,		"Symbol is missing or too long"),	\
 	C(BAD_OFFSET,		"Bad offset"),				\
 	C(BAD_SYMBOL,		"Unknown symbol: not in kallsyms (inlined functions, such as context_switch, cannot be probed)"), \
@@ -50,11 +55,15 @@
 	C(BAD_MEM_ADDR,		"Unknown symbol or bad address after '@'"), \
 	C(BAD_DEREF,		"Bad dereference: use +|-OFFS(FETCHARG)"), \
 	C(BAD_DEREF_OFFS,	"Bad dereference offset"),		\
+	C(DEREF_OPEN_BRACE,	"Dereference brace is not closed"),	\
 	C(DEREF_TOO_DEEP,	"Dereference nested too deep (at most 4)"), \
 	C(COMM_DEREF,		"$comm cannot be dereferenced"),	\
 	C(BAD_FETCH_ARG,	"Bad fetch argument"),			\
 	C(BAD_TYPE,		"Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"), \
 	C(BAD_COMM_TYPE,	"$comm is a string"),			\
+	C(BAD_STRING,		"A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)"), \
+	C(ARG_NAME_TOO_LONG,	"Argument name is too long (at most 32 characters)"), \
+	C(ARG_TOO_LONG,		"Argument expression is too long (at most 63 characters)"), \
 	C(NO_EVENT_NAME,	"'-' needs :[GROUP/]EVENT"),		\
 	C(NO_SUCH_EVENT,	"No such kprobe event"),		\
 	C(EVENT_BUSY,		"The event is enabled: disable it in set_event first"), \
@@ -109,7 +118,9 @@ struct kmark_karg {
  * @maxactive_set: the user gave rN (else kretprobe's default)
  * @registered:	registered with kprobes (disabled until set_event)
  * @doomed:	to be deleted by the kprobe_events write being applied
+ * @heir:	the event of the same name that write adds in its place
  * @symbol:	the resolved symbol (maybe a clone's name), NULL for ADDR
+ * @module:	the module @symbol is in (armed again when it loads), or NULL
  * @offset:	offset in @symbol
  * @addr:	the probed address
  * @name_pos:	offset of the event name in the defining command
@@ -127,7 +138,9 @@ struct kmark_kprobe {
 	bool maxactive_set;
 	bool registered;
 	bool doomed;
+	struct kmark_kprobe *heir;
 	char *symbol;
+	char *module;
 	unsigned long offset;
 	unsigned long addr;
 	unsigned int name_pos;

@@ -47,7 +47,7 @@ static const struct kmark_fmt_case kmark_fmt_cases[] = {
 	{ "bad=%.*s", "'*' width or precision is not supported", 4 },
 	{ "f=%f", "Unsupported conversion", 3 },
 	{ "end=%", "Incomplete conversion at the end of the format", 4 },
-	{ "m=%pM", "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)", 2 },
+	{ "m=%pM", "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)", 2 },
 	{ "w=%ls", "Wide strings are not supported", 2 },
 	{ "n=%n", "Unsupported conversion", 3 },
 	{ "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d", "Too many fields (at most 16)", 32 },
@@ -194,6 +194,64 @@ static void kmark_test_round_trip(struct kunit *test)
 	KMARK_ROUND_TRIP("mixed=%s:%d:%llu:%s", "a b", 1, 2ULL, "[x]");
 	KMARK_ROUND_TRIP("s1=%s n=%d s2=%s l=%ld", "one", 2, "three", 4L);
 	KMARK_ROUND_TRIP("no args");
+}
+
+/* %pT: a task state in ftrace's sched_switch encoding, printed as ftrace does. */
+static void kmark_test_task_state(struct kunit *test)
+{
+	static const struct { unsigned long v; const char *want; } cases[] = {
+		{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 4, "T" }, { 8, "t" },
+		{ 0x10, "X" }, { 0x20, "Z" }, { 0x40, "P" }, { 0x80, "I" },
+		{ TASK_REPORT_MAX, "R+" }, { 0x81, "S|I" },
+	};
+	struct kmark_capture *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	char got[32];
+	struct seq_buf s;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, kmark_probe_register("kmark_kunit_state", NULL,
+						   kmark_capture_probe, c), 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		kmark(kmark_kunit_state, "st=%pT", (void *)cases[i].v);
+		seq_buf_init(&s, got, sizeof(got));
+		kmark_print_fields(&s, c->m->layout, c->rec, c->len);
+		seq_buf_str(&s);
+		KUNIT_EXPECT_STREQ_MSG(test, got + 3, cases[i].want, "0x%lx",
+				       cases[i].v);
+	}
+	kmark_probe_unregister("kmark_kunit_state", kmark_capture_probe, c);
+	KUNIT_EXPECT_STREQ(test, c->m->layout->fields[0].type, "long");
+	KUNIT_EXPECT_EQ(test, c->m->layout->fields[0].size, sizeof(long));
+}
+
+/* kmark_comm(): the comm inline, ftrace's char[16] field. */
+static void kmark_test_comm_inline(struct kunit *test)
+{
+	struct kmark_capture *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	const struct kmark_field *f;
+	char got[64], want[64];
+	struct seq_buf s;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, kmark_probe_register("kmark_kunit_comm", NULL,
+						   kmark_capture_probe, c), 0);
+	kmark(kmark_kunit_comm, "c=%s n=%d", kmark_comm(current), 5);
+	kmark_probe_unregister("kmark_kunit_comm", kmark_capture_probe, c);
+	KUNIT_ASSERT_EQ(test, c->calls, 1);
+	f = &c->m->layout->fields[0];
+	KUNIT_EXPECT_EQ(test, f->kind, KMARK_FIELD_CHARS);
+	KUNIT_EXPECT_EQ(test, f->offset, 24);
+	KUNIT_EXPECT_EQ(test, f->size, 16);
+	KUNIT_EXPECT_STREQ(test, f->type, "char");
+	KUNIT_EXPECT_EQ(test, c->m->layout->fields[1].offset, 40);
+	KUNIT_EXPECT_EQ(test, c->m->layout->nr_str, 0U);
+	KUNIT_EXPECT_EQ(test, c->len, 44U);
+	seq_buf_init(&s, got, sizeof(got));
+	kmark_print_fields(&s, c->m->layout, c->rec, c->len);
+	seq_buf_str(&s);
+	snprintf(want, sizeof(want), "c=%s n=5", current->comm);
+	KUNIT_EXPECT_STREQ(test, got, want);
 }
 
 /*
@@ -393,7 +451,7 @@ static void kmark_test_set_event_parse(struct kunit *test)
 		for (j = 0; j < n; j++)
 			state[j] = c->before[j] == '1';
 		ret = kmark_set_event_parse(c->cmd, kmark_ev_names, n, state,
-					    &err, &pos);
+					    NULL, &err, &pos);
 		for (j = 0; j < n; j++)
 			got[j] = state[j] ? '1' : '0';
 		got[n] = '\0';
@@ -571,7 +629,7 @@ struct kmark_kp_case {
 };
 
 static const struct kmark_kp_case kmark_kp_cases[] = {
-	{ "p:myopen do_sys_openat2 dfd=$arg1:s32 fname=$arg2:ustring", -1, 0,
+	{ "p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring", -1, 0,
 	  "kprobes/myopen", "(%pS) dfd=%d fname=\"%s\"", "do_sys_openat2" },
 	{ "p do_sys_open", -1, 0, "kprobes/p_do_sys_open_0", "(%pS)", "do_sys_open" },
 	{ "r:grp/rv vfs_read $retval", -1, 0, "grp/rv",
@@ -598,19 +656,23 @@ static const struct kmark_kp_case kmark_kp_cases[] = {
 	{ "r0 vfs_read", KMARK_KPE_BAD_MAXACT, 1 },
 	{ "p no_such_function_xyz", KMARK_KPE_BAD_SYMBOL, 2 },
 	{ "p context_switch", KMARK_KPE_BAD_SYMBOL, 2 },
-	{ "p mod:sym", KMARK_KPE_NO_MODULES, 2 },
+	{ "p m@d:sym", KMARK_KPE_BAD_MODULE_NAME, 2 },
+	{ "p:mp kmark_no_such_module:some_fn n=$arg1:s32", -1, 0, "kprobes/mp",
+	  "(%pS) n=%d", "some_fn" },
+	{ "p no_such_mod:fn+8", -1, 0, "kprobes/p_no_such_mod_fn_8", "(%pS)", "fn" },
 	{ "p notify_die", KMARK_KPE_BLACKLISTED, 2 },
 	{ "p exc_int3", KMARK_KPE_BLACKLISTED, 2 },
 	{ "r __switch_to", KMARK_KPE_KRETPROBE_BLACKLISTED, 2 },
-	{ "r vfs_read+4", KMARK_KPE_BAD_RETPROBE_OFFSET, 11 },
-	{ "p vfs_read+zz", KMARK_KPE_BAD_OFFSET, 11 },
+	{ "r vfs_read+4", KMARK_KPE_BAD_RETPROBE_OFFSET, 2 },
+	{ "p vfs_read+zz", KMARK_KPE_BAD_OFFSET, 2 },
 	{ "p vfs_read%ret", KMARK_KPE_BAD_RETURN_SUFFIX, 10 },
 	{ "p vfs_read $arg0", KMARK_KPE_BAD_ARG_NUM, 11 },
 	{ "p vfs_read $retval", KMARK_KPE_RETVAL_ON_PROBE, 11 },
 	{ "p vfs_read $foo", KMARK_KPE_BAD_VAR, 11 },
 	{ "p vfs_read %zz", KMARK_KPE_BAD_REG, 11 },
 	{ "p vfs_read @no_such_sym_xyz", KMARK_KPE_BAD_MEM_ADDR, 12 },
-	{ "p vfs_read +8(%ax", KMARK_KPE_BAD_DEREF, 11 },
+	{ "p vfs_read +8(%ax", KMARK_KPE_DEREF_OPEN_BRACE, 17 },
+	{ "p vfs_read +8(%ax)x", KMARK_KPE_BAD_DEREF, 18 },
 	{ "p vfs_read +z(%ax)", KMARK_KPE_BAD_DEREF_OFFS, 11 },
 	{ "p vfs_read x=$arg1:u7", KMARK_KPE_BAD_TYPE, 19 },
 	{ "p vfs_read x=$arg1:str", KMARK_KPE_BAD_TYPE, 19 },
@@ -658,6 +720,8 @@ static void kmark_test_kprobe_parse(struct kunit *test)
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
 	KUNIT_CASE(kmark_test_round_trip),
+	KUNIT_CASE(kmark_test_task_state),
+	KUNIT_CASE(kmark_test_comm_inline),
 	KUNIT_CASE(kmark_test_layout),
 	KUNIT_CASE(kmark_test_bind_refuses),
 	KUNIT_CASE(kmark_test_format_file),

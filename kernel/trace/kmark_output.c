@@ -92,6 +92,32 @@ const char *kmark_field_str(const struct kmark_field *f, const void *rec,
 	return str;
 }
 
+/*
+ * A task state as ftrace's sched_switch prints it: "R" when no state bit
+ * is set, else the letters of the bits joined by '|'; "+" when preempted
+ * (TASK_REPORT_MAX). The bits are 1 << (task_state_index() - 1).
+ */
+static const char kmark_state_letters[] = "SDTtXZPI";
+
+static void kmark_print_task_state(struct seq_buf *s, u64 v)
+{
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < sizeof(kmark_state_letters) - 1; i++) {
+		if (!(v & (1U << i)))
+			continue;
+		if (any)
+			seq_buf_putc(s, '|');
+		seq_buf_putc(s, kmark_state_letters[i]);
+		any = true;
+	}
+	if (!any)
+		seq_buf_putc(s, 'R');
+	if (v & TASK_REPORT_MAX)
+		seq_buf_putc(s, '+');
+}
+
 /**
  * kmark_print_fields - render a record's fields with its event's format
  * @s:		output
@@ -123,8 +149,21 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 			seq_buf_printf(s, f->conv, str);
 			continue;
 		}
+		if (f->kind == KMARK_FIELD_CHARS) {
+			char buf[KMARK_NAME_MAX];
+			unsigned int n = min_t(unsigned int, f->size,
+					       sizeof(buf) - 1);
+
+			memcpy(buf, (const u8 *)rec + f->offset, n);
+			buf[n] = '\0';
+			seq_buf_printf(s, f->conv, buf);
+			continue;
+		}
 		v = kmark_field_value(f, rec);
 		switch (f->conv_arg) {
+		case KMARK_CONV_TASK_STATE:
+			kmark_print_task_state(s, v);
+			break;
 		case KMARK_CONV_INT:
 			seq_buf_printf(s, f->conv, (int)v);
 			break;
@@ -285,6 +324,32 @@ static void kmark_print_field_def(struct seq_buf *s, const struct kmark_field *f
 		       f->size, f->is_signed);
 }
 
+/* Literal format text inside print fmt's quotes: '%' doubled, '"' escaped. */
+static void kmark_print_fmt_text(struct seq_buf *s, const char *t)
+{
+	for (; *t; t++) {
+		if (*t == '"' || *t == '\\')
+			seq_buf_putc(s, '\\');
+		else if (*t == '%')
+			seq_buf_putc(s, '%');
+		seq_buf_putc(s, *t);
+	}
+}
+
+/* A %pT field's two print fmt arguments, as ftrace's sched_switch has them. */
+static void kmark_print_state_args(struct seq_buf *s, const char *name)
+{
+	unsigned int i;
+
+	seq_buf_printf(s, ", (REC->%s & 0x%x) ? __print_flags(REC->%s & 0x%x, \"|\"",
+		       name, TASK_REPORT_MAX - 1, name, TASK_REPORT_MAX - 1);
+	for (i = 0; i < sizeof(kmark_state_letters) - 1; i++)
+		seq_buf_printf(s, ", { 0x%x, \"%c\" }", 1U << i,
+			       kmark_state_letters[i]);
+	seq_buf_printf(s, ") : \"R\", REC->%s & 0x%x ? \"+\" : \"\"", name,
+		       TASK_REPORT_MAX);
+}
+
 /**
  * kmark_print_format - an event's format file, as ftrace prints one
  * @s:	output
@@ -298,7 +363,6 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m)
 {
 	const struct kmark_layout *l = m->layout;
 	unsigned int i, done = 0, last = 0;
-	const char *c;
 
 	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", m->event, m->id);
 	for (i = 0; i < kmark_nr_common_fields; i++)
@@ -322,17 +386,22 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m)
 		done++;
 	}
 	seq_buf_puts(s, "\nprint fmt: \"");
-	for (c = m->format; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			seq_buf_putc(s, '\\');
-		seq_buf_putc(s, *c);
+	for (i = 0; i < l->nr_fields; i++) {
+		const struct kmark_field *f = &l->fields[i];
+
+		kmark_print_fmt_text(s, f->prefix);
+		seq_buf_puts(s, f->conv_arg == KMARK_CONV_TASK_STATE ? "%s%s" :
+			     f->conv);
 	}
+	kmark_print_fmt_text(s, l->suffix);
 	seq_buf_putc(s, '"');
 	for (i = 0; i < l->nr_fields; i++) {
 		const struct kmark_field *f = &l->fields[i];
 
 		if (f->kind == KMARK_FIELD_STR)
 			seq_buf_printf(s, ", __get_str(%s)", f->name);
+		else if (f->conv_arg == KMARK_CONV_TASK_STATE)
+			kmark_print_state_args(s, f->name);
 		else
 			seq_buf_printf(s, ", REC->%s", f->name);
 	}

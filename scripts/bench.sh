@@ -20,8 +20,8 @@ else
 fi
 
 "$top/scripts/setup.sh"
-"$top/scripts/build-kernel.sh" x86_64-bench
-"$top/scripts/mkinitramfs.sh" x86_64-bench
+"$top/scripts/build-kernel.sh" x86_64
+"$top/scripts/mkinitramfs.sh" x86_64
 printf '#!/bin/sh\ntaskset -p 1 $$ > /dev/null\n%s . /tests/bench.sh\n' \
 	"$(echo "$env" | sed 's/\([A-Z]*=[0-9]*\)/export \1;/g')" > "$out/run.sh"
 
@@ -31,17 +31,17 @@ for mode in icount tcg; do
 	info "boot ($mode): $env"
 	start=$(date +%s)
 	LOG=$out/$mode.log TIMEOUT=3000 QEMU_ARGS="$qa" \
-		"$top/scripts/boot.sh" x86_64-bench script "$out/run.sh" 2>"$out/$mode.cmd" || true
+		"$top/scripts/boot.sh" x86_64 script "$out/run.sh" 2>"$out/$mode.cmd" || true
 	echo "$(( $(date +%s) - start ))" > "$out/$mode.secs"
 done
 
-vmlinux=$BUILD/x86_64-bench/vmlinux
+vmlinux=$BUILD/x86_64/vmlinux
 # The disabled marker site: kmark_bench_marker's code, for the table.
 objdump -d --no-show-raw-insn "$vmlinux" > "$out/vmlinux.dis"
 awk '/<kmark_bench_marker>:$/ { p = 1 } p && /^$/ { exit } p' "$out/vmlinux.dis" > "$out/site.txt"
 rm -f "$out/vmlinux.dis"
 # kmark's run-time objects (not its KUnit tests or this bench facility).
-(cd "$BUILD/x86_64-bench/kernel/trace" && size kmark.o kmark_record.o \
+(cd "$BUILD/x86_64/kernel/trace" && size kmark.o kmark_record.o \
 	kmark_output.o kmark_fs.o kmark_kprobe.o) > "$out/objsize.txt"
 # What a build holds: code (the sizes of all functions: .text itself is
 # padded to 2 MiB on x86_64), read-only data and data.

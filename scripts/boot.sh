@@ -27,7 +27,10 @@ rm -rf "$run"; mkdir -p "$run"
 	echo "dir /etc 0755 0 0"
 	echo "file /etc/kmark-run.conf $run/kmark-run.conf 0644 0 0"
 } > "$run/list"
-echo "MODE=$mode" > "$run/kmark-run.conf"
+{
+	echo "MODE=$mode"
+	echo "TESTDIRS=\"${TESTDIRS:-test.d}\""
+} > "$run/kmark-run.conf"
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "SCRIPT=$script: no such file"
 	echo "file /etc/kmark-script.sh $(cd "$(dirname "$script")" && pwd)/$(basename "$script") 0755 0 0" >> "$run/list"
@@ -46,12 +49,19 @@ case "${QEMU_ARGS:-}" in
 	;;
 esac
 
-# KVM only if a probe boot (cached per machine) showed that it works.
-# Else TCG with one host thread for all vCPUs: with multi-threaded TCG
-# (QEMU 7.2) a vCPU can run a stale int3 after the kernel patched a static
-# key (text_poke_bp) and oops; ftrace's event toggling hits it too.
-accel=tcg,thread=single
+# KVM only if a probe boot (cached per machine, 15 s at most) showed that it
+# works. Else TCG. The stress flavour (JUMP_LABEL off) runs its vCPUs on
+# host threads of their own (thread=multi): real two-CPU parallelism. The
+# others keep one host thread for all vCPUs: with multi-threaded TCG (QEMU
+# 7.2) a vCPU can run a stale int3 after the kernel patched a static key
+# (text_poke_bp) and oops; ftrace's event toggling hits it too.
+# -icount (make bench) needs TCG and one thread.
+case "$flavour" in
+*-stress) accel=tcg,thread=multi ;;
+*) accel=tcg,thread=single ;;
+esac
 probe=$BUILD/.kvm-probe
+case "${QEMU_ARGS:-}" in *-icount*) KMARK_ACCEL=tcg ;; esac
 if [ -w /dev/kvm ] && [ "${KMARK_ACCEL:-}" != tcg ]; then
 	if [ ! -f "$probe" ]; then
 		if timeout 15 qemu-system-x86_64 -accel kvm -nodefaults -nographic \
@@ -72,10 +82,15 @@ i386) qemu=qemu-system-i386 ;;
 esac
 append="console=ttyS0 panic=-1 tsc_early_khz=$tsc_khz tsc=reliable ${KERNEL_ARGS:-}"
 # shellcheck disable=SC2206
-cmd=($qemu -accel $accel -nodefaults -nographic -serial stdio -no-reboot
+# Interactive: the console multiplexed with QEMU's monitor (mon:stdio), so
+# that Ctrl-C reaches the guest's foreground program instead of killing
+# QEMU; Ctrl-A X still quits.
+serial=stdio
+[ "$mode" != run ] || serial=mon:stdio
+cmd=($qemu -accel $accel -nodefaults -nographic -serial $serial -no-reboot
      -smp 2,sockets=2 -m 512M -kernel "$kernel" -initrd "$run/initramfs.cpio"
      -append "$append" ${QEMU_ARGS:-})
-info "accelerator: $accel$([ "${accel%%,*}" = tcg ] && echo ' (KVM does not work on this machine)')"
+info "accelerator: $accel$([ "${accel%%,*}" = tcg ] && [ -f "$probe" ] && echo " (KVM probe: $(cat "$probe"))")"
 printf '  %-8s %s\n' QEMU "$(printf '%q ' "${cmd[@]}")" >&2
 
 if [ "$mode" = run ]; then

@@ -1,17 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: everything, both arches. Installs what is missing, runs the
-# host tests of userspace/, builds and boots x86_64 (lockdep) and i386, runs
-# KUnit and the guest tests there, and ends with "N passed, N failed".
+# make check: everything. Installs what is missing, runs the host tests of
+# userspace/ and scripts/, then per kernel flavour builds, boots and runs
+# KUnit and the guest tests:
+#   x86_64         patched-NOP static keys, ftrace beside kmark
+#   x86_64-stress  KASAN, kmemleak, lockdep, fault injection; both vCPUs
+#                  really parallel (multi-threaded TCG, JUMP_LABEL off);
+#                  the guest tests plus the stress tests of qemu-tests/stress.d
+#   i386           lockdep, no ftrace at all
+# then the bench in one short round. Ends with "N passed, N failed"; tests
+# skipped (each with its reason) are counted on a line of their own.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 INFO_TAG=CHECK
-ARCHES=${ARCHES:-x86_64 i386}
+FLAVOURS=${FLAVOURS:-${ARCHES:-x86_64 x86_64-stress i386}}
 start=$(date +%s)
-passed=0 failed=0
-add() { passed=$((passed + $1)); failed=$((failed + $2)); }
-# Take "N passed, N failed" from a runner's output.
+passed=0 failed=0 skipped=0
+add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + ${3:-0})); }
+# Take "N passed, N failed[, N skipped]" from a runner's output.
 count() {
 	local line
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
@@ -21,7 +28,8 @@ count() {
 		return
 	fi
 	add "$(echo "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/')" \
-	    "$(echo "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/')"
+	    "$(echo "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/')" \
+	    "$(echo "$line" | sed -nE 's/.*\b([0-9]+) skipped.*/\1/p')"
 }
 
 "$top/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
@@ -34,38 +42,77 @@ if [ -f "$top/userspace/Makefile" ]; then
 	sed 's/^/[host] /' "$logdir/userspace.log" | grep -E 'not ok|passed,' || true
 	count "$logdir/userspace.log" "userspace tests"
 fi
+info "scripts host tests"
+"$top/scripts/tests/run.sh" > "$logdir/scripts.log" 2>&1
+grep -E 'not ok|passed,' "$logdir/scripts.log" | sed 's/^/[scripts] /' || true
+count "$logdir/scripts.log" "scripts tests"
 
-# 00-boot.sh checks that these took effect before user space started.
-boot_args='kmark_kprobe=p:bootsync,ksys_sync,c=$comm kmark_event=sys_sync,bootsync'
-topics=()
-for t in "$top"/qemu-tests/test.d/*.sh; do
-	topics+=(--expect-guest "$(basename "$t" .sh)")
-done
-for arch in $ARCHES; do
-	if ! "$top/scripts/build-kernel.sh" "$arch" ||
-	   ! "$top/scripts/mkinitramfs.sh" "$arch"; then
-		echo "[$arch] not ok build"
+for flavour in $FLAVOURS; do
+	arch=$(flavour_arch "$flavour")
+	dirs=test.d
+	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
+	# without them, so that their first test finds no buffer allocated
+	# yet (and drives its allocation through failures).
+	args='kmark_kprobe=p:bootsync,ksys_sync,c=$comm;p:initp,kernel_init_freeable kmark_event=sys_sync,bootsync'
+	case "$flavour" in
+	x86_64) ;;
+	*-stress) dirs="test.d stress.d"; args= ;;
+	*) args= ;;
+	esac
+	topics=()
+	for d in $dirs; do
+		for t in "$top"/qemu-tests/$d/*.sh; do
+			topics+=(--expect-guest "$(basename "$t" .sh)")
+		done
+	done
+	if ! "$top/scripts/build-kernel.sh" "$flavour" ||
+	   ! "$top/scripts/mkinitramfs.sh" "$flavour"; then
+		echo "[$flavour] not ok build"
 		add 0 1
 		continue
 	fi
-	info "$arch: booting the check guest"
-	LOG=$logdir/$arch.log TIMEOUT=${CHECK_TIMEOUT:-900} \
-		KERNEL_ARGS="$boot_args ${KERNEL_ARGS:-}" \
-		"$top/scripts/boot.sh" "$arch" check
-	python3 "$top/qemu-tests/ktap.py" "$arch" "$logdir/$arch.log" \
-		--expect-suite kmark "${topics[@]}" > "$logdir/$arch.result"
-	grep -v '^\[.*\] ok ' "$logdir/$arch.result" || true
-	count "$logdir/$arch.result" "$arch guest"
-	info "$arch: console log in $logdir/$arch.log"
+	info "$flavour: booting the check guest"
+	log=$logdir/$flavour.log
+	rm -f "$log"
+	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs \
+		KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
+		"$top/scripts/boot.sh" "$flavour" check
+	rc=$?
+	if [ ! -s "$log" ]; then
+		echo "[$flavour] not ok boot  # QEMU did not start (boot.sh exit $rc)"
+		add 0 1
+		continue
+	fi
+	python3 "$top/qemu-tests/ktap.py" "$flavour" "$log" \
+		--expect-suite kmark "${topics[@]}" > "$logdir/$flavour.result"
+	grep -v '^\[.*\] ok ' "$logdir/$flavour.result" || true
+	count "$logdir/$flavour.result" "$flavour guest"
+	# The trace.dat files the guest wrote, opened by the viewers.
+	python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
+		> "$logdir/$flavour.dat" 2>&1
+	grep -v '^\[.*\] ok ' "$logdir/$flavour.dat" || true
+	count "$logdir/$flavour.dat" "$flavour trace.dat checks"
+	info "$flavour: console log in $log"
 done
-# The bench in one short round, so that it cannot rot: it asserts that
-# every figure was produced, not what the figures are.
+# The bench in one short round, so that it cannot rot. Its figures are not
+# tests of kmark: a missing or insane figure is one failure, the figures
+# produced are counted apart.
 if [ "${CHECK_BENCH:-1}" = 1 ]; then
 	info "make bench QUICK=1"
 	QUICK=1 "$top/scripts/bench.sh" > "$logdir/bench.log" 2>&1
 	grep -E '^\[bench\] not ok|passed, [0-9]+ failed' "$logdir/bench.log" || true
-	count "$logdir/bench.log" "bench QUICK=1"
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$logdir/bench.log" | tail -n 1)
+	figures=$(echo "$line" | sed -nE 's/.*\b([0-9]+) passed.*/\1/p')
+	bad=$(echo "$line" | sed -nE 's/.*\b([0-9]+) failed.*/\1/p')
+	if [ -n "$line" ] && [ "$bad" = 0 ]; then
+		echo "[bench] ok all ${figures} figures produced"
+		add 1 0
+	else
+		echo "[bench] not ok figures missing or insane (see $logdir/bench.log)"
+		add 0 1
+	fi
 fi
 info "done in $(( $(date +%s) - start )) s"
+echo "$skipped skipped (each with its reason above)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -4,10 +4,12 @@
 # merge_config.sh, then olddefconfig. Fails if any requested option did not
 # survive (as kunit.py does). Only rewrites .config when it would change, so
 # an unchanged configuration never triggers a full rebuild.
-#   x86_64        common + x86_64 + x86_64-debug (lockdep; the test kernel)
-#   i386          common + i386
-#   x86_64-bench  common + x86_64 + bench (no lockdep)
-#   x86_64-nokmark common + x86_64 + nokmark (for make bench's size figure)
+#   x86_64         common + x86_64 + bench: the x86_64 test kernel (patched
+#                  NOPs, ftrace beside kmark) and make bench's kernel
+#   x86_64-stress  common + x86_64 + debug + stress: KASAN, kmemleak,
+#                  lockdep, no JUMP_LABEL; booted with both vCPUs parallel
+#   i386           common + i386 + debug (lockdep, no ftrace at all)
+#   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -17,10 +19,10 @@ flavour=${1:?usage: configure.sh FLAVOUR}
 arch=$(kernel_arch "$(flavour_arch "$flavour")")
 cdir=$top/scripts/config
 case "$flavour" in
-x86_64) frags=(common x86_64 x86_64-debug) ;;
-i386) frags=(common i386) ;;
-x86_64-bench) frags=(common x86_64 bench) ;;
-x86_64-nokmark) frags=(common x86_64 nokmark) ;;
+x86_64) frags=(common x86_64 bench) ;;
+x86_64-stress) frags=(common x86_64 debug stress) ;;
+i386) frags=(common i386 debug) ;;
+x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
 *) die "unknown flavour $flavour" ;;
 esac
 out=$BUILD/$flavour

@@ -16,5 +16,44 @@ kernel_arch() {
 	*) die "unknown ARCH '$1' (use x86_64 or i386)" ;;
 	esac
 }
-# A build flavour: x86_64 (tests, lockdep), i386, x86_64-bench.
+# A build flavour: x86_64, x86_64-stress, i386, x86_64-nokmark (configure.sh).
 flavour_arch() { echo "${1%%-*}"; }
+
+# The kernel tree's files that kmark adds (the overlay) or patches, as paths
+# inside the tree.
+kmark_tree_files() {
+	(cd "$top" && find kernel include samples -type f 2>/dev/null)
+	sed -n 's#^+++ b/##p' "$top"/scripts/patches/*.patch
+	# The test modules, as build-kernel.sh builds them (M= on a copy).
+	(cd "$top/qemu-tests/modules" && find . -name '*.[ch]') |
+		sed 's#^\./#kmark-modules/#'
+}
+
+# kmark_warnings LOG FILE...: print the compiler warnings of LOG that are
+# about one of FILE (paths inside the tree); succeed if there are any.
+# Compilers name a file by its path from the tree's top or with the tree's
+# absolute path in front; both are matched, anchored, never a substring of
+# some other path.
+kmark_warnings() {
+	local log=$1
+	shift
+	python3 - "$log" "$SRC" "$@" <<'PY'
+import re, sys
+log, src, files = sys.argv[1], sys.argv[2].rstrip('/') + '/', set(sys.argv[3:])
+pat = re.compile(r'^(?:In file included from )?(\S+?):\d+(?::\d+)?: (?:warning|error):')
+hits = []
+for line in open(log, errors='replace'):
+    m = pat.match(line)
+    if not m:
+        continue
+    path = m.group(1)
+    if path.startswith(src):
+        path = path[len(src):]
+    while path.startswith('../') or path.startswith('./'):
+        path = path.split('/', 1)[1]
+    if path in files or any(path.endswith('/' + f) for f in files if f.startswith('kmark-modules/')):
+        hits.append(line.rstrip())
+print('\n'.join(hits))
+sys.exit(0 if hits else 1)
+PY
+}

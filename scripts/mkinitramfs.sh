@@ -48,10 +48,25 @@ sed -n 's/^\.ascii "->\([A-Z_]*\) \$\{0,1\}\([0-9]*\) .*/\1=\2/p' \
 grep -q '^TASK_PID=[0-9]' "$out/task-offsets.sh" ||
 	die "no TASK_PID in $out/kernel/trace/kmark_offsets.s"
 
+# Modules: the kernel's own (modules_install) and the test modules, under
+# /lib/modules/RELEASE/ as a user's system has them.
+kver=$(cat "$out/include/config/kernel.release")
+modroot=$out/modroot
+rm -rf "$modroot"
+if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
+	make -s -C "$SRC" O="$out" ARCH="$karch" INSTALL_MOD_PATH="$modroot" \
+		modules_install >/dev/null ||
+		die "installing the modules into $modroot failed"
+	mkdir -p "$modroot/lib/modules/$kver/extra"
+	for ko in "$out"/kmark-modules/*/*.ko; do
+		[ -f "$ko" ] && cp "$ko" "$modroot/lib/modules/$kver/extra/"
+	done
+fi
+
 list=$out/initramfs.list
 {
 	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root \
-		 /etc /tests /tests/test.d; do
+		 /etc /tests /lib; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -62,12 +77,22 @@ list=$out/initramfs.list
 	for f in "$top"/qemu-tests/*.sh; do
 		echo "file /tests/$(basename "$f") $f 0755 0 0"
 	done
-	for f in "$top"/qemu-tests/test.d/*.sh; do
-		echo "file /tests/test.d/$(basename "$f") $f 0755 0 0"
+	for d in test.d stress.d; do
+		[ -d "$top/qemu-tests/$d" ] || continue
+		echo "dir /tests/$d 0755 0 0"
+		for f in "$top"/qemu-tests/$d/*.sh; do
+			echo "file /tests/$d/$(basename "$f") $f 0755 0 0"
+		done
 	done
 	echo "file /bin/kmark-testprog $testprog 0755 0 0"
 	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
+	if [ -d "$modroot/lib/modules" ]; then
+		(cd "$modroot" && find lib -mindepth 1 -type d | LC_ALL=C sort) |
+			while read -r d; do echo "dir /$d 0755 0 0"; done
+		(cd "$modroot" && find lib -type f | LC_ALL=C sort) |
+			while read -r f; do echo "file /$f $modroot/$f 0644 0 0"; done
+	fi
 } > "$list.new"
 mv "$list.new" "$list"
 "$gen" "$list" > "$out/initramfs.cpio.new"

@@ -8,7 +8,7 @@ K=/sys/kernel/debug/kmark
 echo 1 > $K/tracing_on
 echo > $K/set_event
 echo > $K/kprobe_events
-echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=$arg2:ustring' >> $K/kprobe_events
+echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring' >> $K/kprobe_events
 echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
 echo 8 > $K/buffer_size_kb
 echo > $K/trace

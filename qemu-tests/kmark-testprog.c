@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmark-testprog: what the guest tests cannot do with busybox alone.
- *   pingpong N [PING PONG]
+ *   pingpong N [PING PONG [CPU]]
  *                     two processes, "kmping" and "kmpong" (or the names
- *                     given), pinned to CPU 0, N round trips over pipes;
- *                     prints "ping=PID pong=PID"
+ *                     given), pinned to CPU 0 (or CPU), N round trips over
+ *                     pipes; prints "ping=PID pong=PID"
  *   pingpong-time N   the same, but prints the elapsed CLOCK_MONOTONIC ns
  *   nonblock FILE     read FILE with O_NONBLOCK; prints "EAGAIN", "data" or
  *                     the errno text
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
  *   drain FILE        read FILE with O_NONBLOCK until EAGAIN, to stdout
  *   sync N            call sync() N times
+ *   reread FILE       read FILE to the end, lseek to 0, read it again and
+ *                     pread it from 0: prints "same BYTES" or "differ ..."
+ *   rawdump FILE      read ring-buffer pages (trace_pipe_raw) with
+ *                     O_NONBLOCK until EAGAIN; print "TS TYPE PID" per
+ *                     event, "lost N" where a page says events were lost
+ *   failnth N OP ...  fail the Nth allocation (/proc/thread-self/fail-nth)
+ *                     of one operation and print "ok" or the errno name,
+ *                     then " reached" if the Nth allocation happened:
+ *                       write FILE TEXT    open O_APPEND, write TEXT
+ *                       trunc FILE TEXT    open O_TRUNC, write TEXT
+ *                       open-trunc FILE    open O_TRUNC, close
+ *                       open-read FILE     open, read 4 KiB, close
+ *                       rmmod NAME         delete_module(NAME)
+ *                     the open comes before the injection, the close after
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,21 +35,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-static void pin0(void)
+static void pin(int cpu)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
-	CPU_SET(0, &set);
+	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		perror("sched_setaffinity");
 }
 
-static int pingpong(int n, const char *ping, const char *pong, int timed)
+static int pingpong(int n, const char *ping, const char *pong, int cpu,
+		    int timed)
 {
 	struct timespec t0, t1;
 	int a[2], b[2], i;
@@ -44,7 +60,7 @@ static int pingpong(int n, const char *ping, const char *pong, int timed)
 
 	if (pipe(a) || pipe(b))
 		return perror("pipe"), 1;
-	pin0();
+	pin(cpu);
 	child = fork();
 	if (child < 0)
 		return perror("fork"), 1;
@@ -72,6 +88,207 @@ static int pingpong(int n, const char *ping, const char *pong, int timed)
 	return 0;
 }
 
+static const char *errname(int e)
+{
+	switch (e) {
+	case ENOMEM: return "ENOMEM";
+	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case E2BIG: return "E2BIG";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EAGAIN: return "EAGAIN";
+	case EIO: return "EIO";
+	default: return strerror(e);
+	}
+}
+
+static int set_fail_nth(unsigned int n)
+{
+	char b[16];
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	int len = snprintf(b, sizeof(b), "%u", n);
+
+	if (fd < 0 || write(fd, b, len) != len) {
+		perror("fail-nth");
+		exit(1);
+	}
+	return fd;
+}
+
+/* Whether the Nth allocation happened (fail-nth reads 0 once it did). */
+static int fail_nth_reached(int fd)
+{
+	char b[16] = "";
+	ssize_t r = pread(fd, b, sizeof(b) - 1, 0);
+	int left = r > 0 ? atoi(b) : -1;
+
+	if (left > 0 && write(fd, "0", 1) != 1)
+		perror("fail-nth reset");
+	close(fd);
+	return left == 0;
+}
+
+static int failnth(int argc, char **argv)
+{
+	unsigned int n = atoi(argv[2]);
+	const char *op = argv[3];
+	int fd = -1, nfd, ok, err = 0, reached;
+	char buf[4096];
+
+	if (!strcmp(op, "rmmod")) {
+		nfd = set_fail_nth(n);
+		ok = syscall(__NR_delete_module, argv[4], O_NONBLOCK) == 0;
+		err = errno;
+		reached = fail_nth_reached(nfd);
+	} else if (!strcmp(op, "write") || !strcmp(op, "trunc")) {
+		size_t len = argc > 5 ? strlen(argv[5]) : 0;
+
+		fd = open(argv[4], O_WRONLY | (op[0] == 'w' ? O_APPEND : O_TRUNC));
+		if (fd < 0)
+			return perror(argv[4]), 1;
+		nfd = set_fail_nth(n);
+		ok = write(fd, argv[5], len) == (ssize_t)len;
+		err = errno;
+		reached = fail_nth_reached(nfd);
+		close(fd);
+	} else if (!strcmp(op, "open-trunc") || !strcmp(op, "open-read")) {
+		int rd = !strcmp(op, "open-read");
+
+		nfd = set_fail_nth(n);
+		fd = open(argv[4], rd ? O_RDONLY | O_NONBLOCK : O_WRONLY | O_TRUNC);
+		ok = fd >= 0;
+		err = errno;
+		if (ok && rd && read(fd, buf, sizeof(buf)) < 0 && errno != EAGAIN) {
+			ok = 0;
+			err = errno;
+		}
+		reached = fail_nth_reached(nfd);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		fprintf(stderr, "failnth: unknown operation %s\n", op);
+		return 2;
+	}
+	printf("%s%s\n", ok ? "ok" : errname(err), reached ? " reached" : "");
+	return 0;
+}
+
+/* Read FILE, again after lseek(0), and with pread(0): the same bytes? */
+static int reread(const char *path)
+{
+	static char a[1 << 20], b[1 << 20], c[1 << 20];
+	size_t na = 0, nb = 0, nc = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return perror(path), 1;
+	while ((r = read(fd, a + na, sizeof(a) - na)) > 0)
+		na += r;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return perror("lseek"), 1;
+	while ((r = read(fd, b + nb, sizeof(b) - nb)) > 0)
+		nb += r;
+	while ((r = pread(fd, c + nc, sizeof(c) - nc, nc)) > 0)
+		nc += r;
+	close(fd);
+	if (na == nb && na == nc && !memcmp(a, b, na) && !memcmp(a, c, na))
+		printf("same %zu\n", na);
+	else
+		printf("differ %zu %zu %zu\n", na, nb, nc);
+	return 0;
+}
+
+/*
+ * Decode ring-buffer pages as events/header_page and header_event describe
+ * them: u64 timestamp, local_t commit (bytes of data; flags in the top
+ * bits), then events with a 32-bit header (type_len:5, time_delta:27).
+ */
+static int rawdump(const char *path)
+{
+	static unsigned char page[4096];
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	const size_t hdr = 8 + sizeof(long);
+
+	if (fd < 0)
+		return perror(path), 1;
+	for (;;) {
+		ssize_t r = read(fd, page, sizeof(page));
+		unsigned long commit, flags;
+		unsigned long long ts;
+		size_t off;
+
+		if (!r || (r < 0 && errno == EAGAIN))
+			break;
+		if (r != (ssize_t)sizeof(page)) {
+			fprintf(stderr, "rawdump: short page (%zd)\n", r);
+			return 1;
+		}
+		memcpy(&ts, page, 8);
+		memcpy(&commit, page + 8, sizeof(long));
+		/* RB_MISSED_EVENTS (bit 31), RB_MISSED_STORED (bit 30). */
+		flags = (commit >> 30) & 3;
+		commit &= ~(3UL << 30);
+		if (flags & 2) {
+			long lost = -1;
+
+			if (flags & 1)
+				memcpy(&lost, page + hdr + commit, sizeof(long));
+			printf("lost %ld\n", lost);
+		}
+		for (off = 0; off < commit;) {
+			unsigned int h, type_len, delta, len;
+			unsigned char *d;
+
+			memcpy(&h, page + hdr + off, 4);
+			type_len = h & 31;
+			delta = h >> 5;
+			d = page + hdr + off + 4;
+			if (type_len == 29) {		/* padding */
+				unsigned int plen;
+
+				if (!delta)		/* the rest of the page */
+					break;
+				memcpy(&plen, d, 4);
+				off += 4 + plen;
+				continue;
+			}
+			if (type_len == 30 || type_len == 31) {	/* time */
+				unsigned int hi;
+
+				memcpy(&hi, d, 4);
+				if (type_len == 30)
+					ts += ((unsigned long long)hi << 27) + delta;
+				else
+					ts = ((unsigned long long)hi << 27) | delta;
+				off += 8;
+				continue;
+			}
+			ts += delta;
+			if (type_len) {
+				len = type_len * 4;
+			} else {
+				memcpy(&len, d, 4);
+				len -= 4;
+				d += 4;
+				off += 4;
+			}
+			{
+				unsigned short type;
+				int pid;
+
+				memcpy(&type, d, 2);
+				memcpy(&pid, d + 4, 4);
+				printf("%llu %u %d\n", ts, type, pid);
+			}
+			off += 4 + len;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -80,16 +297,24 @@ int main(int argc, char **argv)
 
 	if (argc >= 3 && !strcmp(argv[1], "pingpong"))
 		return pingpong(atoi(argv[2]), argc >= 5 ? argv[3] : "kmping",
-				argc >= 5 ? argv[4] : "kmpong", 0);
+				argc >= 5 ? argv[4] : "kmpong",
+				argc >= 6 ? atoi(argv[5]) : 0, 0);
 	if (argc >= 3 && !strcmp(argv[1], "pingpong-time"))
-		return pingpong(atoi(argv[2]), "kmping", "kmpong", 1);
+		return pingpong(atoi(argv[2]), "kmping", "kmpong", 0, 1);
 	if (argc >= 3 && !strcmp(argv[1], "sync")) {
 		for (int i = atoi(argv[2]); i > 0; i--)
 			sync();
 		return 0;
 	}
+	if (argc >= 5 && !strcmp(argv[1], "failnth"))
+		return failnth(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "reread"))
+		return reread(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "rawdump"))
+		return rawdump(argv[2]);
 	if (argc < 3) {
-		fprintf(stderr, "usage: kmark-testprog pingpong N | nonblock FILE | poll FILE MS | drain FILE | sync N\n");
+		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
+			"       drain FILE | sync N | reread FILE | rawdump FILE | failnth N OP ARGS\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDONLY | (strcmp(argv[1], "poll") ? O_NONBLOCK : 0));

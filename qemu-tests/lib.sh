@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for kmark's guest tests (sourced by each test.d/*.sh).
-# Each check prints one KTAP result line; the runner adds the plan.
+# Each check prints one KTAP result line; each script declares its plan
+# first (plan N), so that a script that stops early fails on the host.
 K=/sys/kernel/debug/kmark
 _n=0
+
+plan() { echo "1..$1"; }
 
 ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
 not_ok() { _n=$((_n + 1)); echo "not ok $_n - $*"; }
@@ -65,4 +68,101 @@ check_error() {
 		return
 	fi
 	ok "$name"
+}
+
+# fault_setup: make fail-nth (kmark-testprog failnth) reach every
+# allocation, quietly (no stack dump per injected failure). The kernel's
+# own reports of failed allocations (warn_alloc) are expected from here to
+# fault_end: the host's log check lets them pass in between.
+fault_setup() {
+	echo "KMARK-FAULT-INJECTION begin ($(basename "$0"))" > /dev/kmsg
+	F=/sys/kernel/debug
+	for a in failslab fail_page_alloc; do
+		[ -d $F/$a ] || continue
+		echo N > $F/$a/ignore-gfp-wait
+		echo 0 > $F/$a/verbose
+	done
+	echo N > $F/fail_page_alloc/ignore-gfp-highmem 2>/dev/null
+	echo 0 > $F/fail_page_alloc/min-order 2>/dev/null
+	# With kmemleak, its own metadata allocations would take the
+	# injected failures (it falls back to a pool): fail only the kmalloc
+	# caches, where kmark's allocations are.
+	if [ -d /sys/kernel/slab ] && [ -e $F/kmemleak ]; then
+		for c in /sys/kernel/slab/kmalloc-*/failslab; do
+			echo 1 > $c 2>/dev/null
+		done
+		echo Y > $F/failslab/cache-filter
+	fi
+}
+
+fault_end() {
+	echo "KMARK-FAULT-INJECTION end" > /dev/kmsg
+}
+
+# dat_dump NAME MODE: record with 'kmark record -o trace.dat' and print the
+# result on the console between KMARK-DAT-BEGIN/END NAME lines, as base64
+# of a gzip'ed tar; scripts/check.sh has qemu-tests/dat_check.py open it
+# with trace-cmd, KernelShark's library and traceshark on the host. The
+# events: context switches and wakeups (kmark-testprog pingpong), sys_sync
+# (zero-argument marker, kmark-testprog sync 3), a kprobe with a string
+# argument and a kretprobe with the return value (an open of a file).
+#   MODE same: trace with tracing_on, save the kernel's 'trace' text, then
+#              'kmark record --keep' writes the same records: trace.txt
+#              lets the host compare every event field by field.
+#   MODE live: 'kmark record -t 4' while the workload runs (poll, read,
+#              drain): the host checks trace-cmd and libkshark against
+#              kmark's own count and the 'expect' minimum counts.
+# Prints one KTAP result: whether kmark record wrote a file.
+dat_dump() {
+	name=$1 mode=$2 d=/tmp/dat-$1
+	events='sched_switch sched_wakeup sys_sync myopen myopenret'
+	rm -rf $d
+	mkdir -p $d
+	echo 1 > $K/tracing_on
+	echo > $K/set_event
+	echo > $K/kprobe_events
+	echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring' >> $K/kprobe_events
+	echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
+	echo > $K/trace
+	ls -d $K/per_cpu/cpu* | wc -l > $d/cpus
+	printf 'sched_switch 100\nsched_wakeup 1\nsys_sync 3\nmyopen 1\nmyopenret 1\n' > $d/expect
+	if [ "$mode" = same ]; then
+		echo "$events" > $K/set_event
+		kmark-testprog pingpong 100 > /dev/null
+		kmark-testprog sync 3
+		cat /proc/version > /dev/null
+		echo 0 > $K/tracing_on
+		cat $K/trace > $d/trace.txt
+		kmark record --keep -t 0.5 -o $d/trace.dat $events 2> $d/record.err
+		st=$?
+		echo 1 > $K/tracing_on
+	else
+		kmark record -t 4 -o $d/trace.dat $events 2> $d/record.err &
+		rec=$!
+		sleep 1
+		kmark-testprog pingpong 100 > /dev/null
+		kmark-testprog sync 3
+		cat /proc/version > /dev/null
+		wait $rec
+		st=$?
+		# a text recording, for Perfetto's checks
+		kmark record -t 2 -o $d/record.txt sched_switch sched_wakeup 2>> $d/record.err &
+		rec=$!
+		sleep 1
+		kmark-testprog pingpong 20 > /dev/null
+		wait $rec
+	fi
+	echo > $K/set_event
+	echo > $K/kprobe_events
+	if [ "$st" = 0 ] && [ -s $d/trace.dat ]; then
+		ok "kmark record -o trace.dat ($mode): $(wc -c < $d/trace.dat) bytes; $(cat $d/record.err | tr '\n' ' ')"
+	else
+		not_ok "kmark record -o trace.dat ($mode) exited $st: $(cat $d/record.err)"
+	fi
+	{
+		echo "KMARK-DAT-BEGIN $name"
+		(cd $d && tar -czf - *) | base64
+		echo "KMARK-DAT-END $name"
+	} > /dev/console
+	rm -rf $d
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: set_event: > replaces, >> adds, !name, globs, empty write; bad input changes nothing
 . /tests/lib.sh
+plan 20
 reset_kmark
 enabled() { cat $K/set_event | tr '\n' ' ' | sed 's/ $//'; }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: a pipe ping-pong between two known tasks shows as exact sched_switch lines
 . /tests/lib.sh
+plan 8
 reset_kmark
 N=200
 echo sched_switch > $K/set_event

@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: a tiny buffer and a slow reader: lost events are shown and written = read + lost
 . /tests/lib.sh
+plan 4
 reset_kmark
 echo 4 > $K/buffer_size_kb
 echo sys_sync > $K/set_event

@@ -1,20 +1,30 @@
 #!/bin/sh
-# description: enabling and disabling markers 100 times while both CPUs context-switch hard: no oops, nothing stuck on
+# description: enabling and disabling markers 100 times while both CPUs context-switch hard: each round records, no oops, nothing stuck on
 . /tests/lib.sh
+plan 6
 reset_kmark
-( while :; do kmark-testprog pingpong 200 > /dev/null; done ) &
+# One ping-pong pair pinned to each CPU.
+( while :; do kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null; done ) &
 a=$!
-( taskset 2 sh -c 'while :; do kmark-testprog pingpong 200 > /dev/null; done' ) &
+( while :; do kmark-testprog pingpong 200 kmping1 kmpong1 1 > /dev/null; done ) &
 b=$!
-i=0
+written() { sed -n 's/^written: //p' $K/per_cpu/cpu$1/stats; }
+i=0 silent=0
 while [ $i -lt 100 ]; do
+	w0=$(($(written 0) + $(written 1)))
 	echo 'sched_*' > $K/set_event || break
+	usleep 20000
 	echo > $K/set_event || break
+	# Every enabled window recorded something.
+	[ $(($(written 0) + $(written 1))) -gt "$w0" ] || silent=$((silent + 1))
 	i=$((i + 1))
 done
 kill $a $b 2>/dev/null
 wait 2>/dev/null
 expect_eq "100 enable/disable rounds under load" "$i" "100"
+expect_eq "every round recorded events" "$silent" "0"
+check "CPU 0 recorded switches" grep -q '\[000\] .* sched_switch: ' $K/trace
+check "CPU 1 recorded switches" grep -q '\[001\] .* sched_switch: ' $K/trace
 expect_eq "nothing left enabled" "$(cat $K/set_event)" ""
 echo > $K/trace
 sleep 1

@@ -1,14 +1,15 @@
 #!/bin/sh
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
+plan 37
 reset_kmark
 echo > $K/kprobe_events
 
 # A probe with a known filename string and a return probe with a known $retval.
-echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=$arg2:ustring' > $K/kprobe_events
+echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring' > $K/kprobe_events
 echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
 expect_eq "kprobe_events lists both definitions" "$(cat $K/kprobe_events)" \
-"p:kprobes/myopen do_sys_openat2+0 dfd=\$arg1:s32 fname=\$arg2:ustring
+"p:kprobes/myopen do_sys_openat2+0 dfd=\$arg1:s32 fname=+0(\$arg2):ustring
 r:kprobes/myopenret do_sys_openat2+0 ret=\$retval:s32"
 expect_eq "available_markers: the probe and its fields" \
 	"$(grep '^kprobes/myopen ' $K/available_markers)" "kprobes/myopen [kprobe] dfd=s32 fname=ustring"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: context switches from kprobes alone (finish_task_switch runs in the next task, $arg1 is prev), cross-checked with the sched_switch marker
 . /tests/lib.sh
+plan 8
 . /tests/task-offsets.sh
 reset_kmark
 echo > $K/kprobe_events
@@ -8,7 +9,9 @@ echo "p:cs finish_task_switch prev_pid=+$TASK_PID(\$arg1):s32 prev_comm=+$TASK_C
 expect_eq "the probe lands on the compiler's clone" "$(cut -d' ' -f2 $K/kprobe_events)" "finish_task_switch.isra.0+0"
 echo 'cs sched_switch' > $K/set_event
 echo > $K/trace
-kmark-testprog pingpong 100 > /dev/null
+kmark-testprog pingpong 100 kmping kmpong 0 > /dev/null &
+kmark-testprog pingpong 100 kmping1 kmpong1 1 > /dev/null
+wait
 echo 0 > $K/tracing_on
 echo > $K/set_event
 echo 1 > $K/tracing_on
@@ -25,8 +28,12 @@ for cpu in 000 001; do
 done
 n=$(cat /tmp/ss.000 /tmp/ss.001 | wc -l)
 diag "sched_switch pairs: $n; kprobe pairs: $(cat /tmp/kp.000 /tmp/kp.001 | wc -l)"
-check "the workload switched (>= 200 switches)" test "$n" -ge 200
+check "the workload switched (>= 400 switches)" test "$n" -ge 400
 for cpu in 000 001; do
+	# Both streams of this CPU must hold the ping-pong's switches (empty
+	# streams would compare equal).
+	check "CPU $cpu: both streams saw >= 100 switches" \
+		test "$(wc -l < /tmp/ss.$cpu)" -ge 100 -a "$(wc -l < /tmp/kp.$cpu)" -ge 100
 	# The two streams start and stop a moment apart: allow one pair of
 	# difference at each end, nothing in between.
 	if diff /tmp/ss.$cpu /tmp/kp.$cpu | awk '/^[<>]/ { n++ } END { exit !(n <= 2) }' &&

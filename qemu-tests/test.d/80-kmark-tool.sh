@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: the kmark tool on a real kernel: enable (marker, kprobe fallback, refusals), stream, probe errors, record/report counts, reset
 . /tests/lib.sh
+plan 29
 reset_kmark
 echo > $K/kprobe_events
 

@@ -1,0 +1,150 @@
+#!/bin/sh
+# description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe; then no leak, tracing works from scratch, and a quiet phase accounts for every event
+. /tests/lib.sh
+plan 8
+reset_kmark
+echo > $K/kprobe_events
+STOP=/tmp/storm.stop
+rm -f $STOP
+running() { [ ! -e $STOP ]; }
+mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
+pids=
+bg() { "$@" > /dev/null 2>&1 & pids="$pids $!"; }
+
+# Load: a ping-pong pinned to each CPU.
+load() { while running; do kmark-testprog pingpong 200 kmping$1 kmpong$1 $1; done; }
+bg load 0
+bg load 1
+
+# Writers.
+w_set_event() {
+	while running; do
+		echo 'sched_*' > $K/set_event
+		echo sys_sync >> $K/set_event
+		echo '!sched_wakeup' >> $K/set_event
+		echo bogus_marker >> $K/set_event
+		echo 'sched_[' >> $K/set_event
+		echo '*' > $K/set_event
+		echo > $K/set_event
+	done
+}
+w_tracing_on() { while running; do echo 0 > $K/tracing_on; echo 1 > $K/tracing_on; echo on > $K/tracing_on; done; }
+w_resize() {
+	while running; do
+		for kb in 64 2048 8 1408; do echo $kb > $K/buffer_size_kb; done
+		echo > $K/trace
+		echo 0 > $K/buffer_size_kb
+	done
+}
+w_kprobes() {
+	while running; do
+		echo 'p:st vfs_read fd=$arg1:u32 c=$comm' >> $K/kprobe_events
+		echo 'r:str vfs_read ret=$retval:s64 fd=$arg1:s32' >> $K/kprobe_events
+		echo 'kprobes/st kprobes/str' >> $K/set_event
+		echo '-:st' >> $K/kprobe_events		# busy: refused
+		echo 'p bad_symbol_xyz' >> $K/kprobe_events
+		echo 'p vfs_read+4 $arg1' >> $K/kprobe_events
+		echo '!kprobes/st' >> $K/set_event
+		echo '!kprobes/str' >> $K/set_event
+		printf -- '-:st\n-:str\n' >> $K/kprobe_events
+	done
+}
+w_error_log() { while running; do cat $K/error_log; echo > $K/error_log; done; }
+w_module() {
+	while running; do
+		insmod $mod probe=sched_switch
+		cat /sys/kernel/debug/kmark_test/hits
+		rmmod kmark_test
+	done
+}
+bg w_set_event
+bg w_tracing_on
+bg w_resize
+bg w_kprobes
+bg w_error_log
+bg w_module
+
+# Readers.
+bg cat $K/trace_pipe
+bg cat $K/trace_pipe
+r_trace() { while running; do cat $K/trace; cat $K/available_markers $K/per_cpu/cpu*/stats $K/kprobe_profile; done; }
+r_raw() { while running; do kmark-testprog rawdump $K/per_cpu/cpu$1/trace_pipe_raw; usleep 50000; done; }
+bg r_trace
+bg r_raw 0
+bg r_raw 1
+
+sleep 30
+touch $STOP
+# The trace_pipe readers block: end them after the writers.
+sleep 3
+kill $pids 2>/dev/null
+wait
+ok "the storm ran 30 s (the console is checked for splats on the host)"
+rmmod kmark_test 2>/dev/null
+
+# From scratch: a clean state, and tracing works.
+echo 1 > $K/tracing_on
+echo > $K/set_event
+echo > $K/kprobe_events
+echo 1408 > $K/buffer_size_kb
+expect_eq "nothing enabled, no kprobe event" "$(cat $K/set_event)|$(cat $K/kprobe_events)" "|"
+echo > $K/trace
+echo sys_sync > $K/set_event
+kmark-testprog sync 3
+expect_eq "tracing works from scratch" "$(grep -c ': sys_sync: ' $K/trace)" "3"
+
+# Quiet phase: no clears, no resizes. A small buffer and load on both
+# CPUs, 3 s without a reader (events are overwritten), then two concurrent
+# readers; then drain. Per CPU every event written was read, overwritten
+# or dropped.
+echo > $K/set_event
+echo 16 > $K/buffer_size_kb
+echo > $K/trace
+rm -f $STOP
+pids=
+bg load 0
+bg load 1
+echo 'sched_switch sched_wakeup' > $K/set_event
+sleep 3
+cat $K/trace_pipe > /tmp/storm.r1 &
+r1=$!
+cat $K/trace_pipe > /tmp/storm.r2 &
+r2=$!
+sleep 3
+echo > $K/set_event
+touch $STOP
+kill $pids 2>/dev/null
+wait $pids 2>/dev/null
+sleep 1
+kill $r1 $r2
+wait $r1 $r2 2>/dev/null
+kmark-testprog drain $K/trace_pipe > /tmp/storm.r3
+stat() { sed -n "s/^$2: //p" $K/per_cpu/cpu$1/stats; }
+for c in 0 1; do
+	w=$(stat $c written) r=$(stat $c "read events") o=$(stat $c overrun) d=$(stat $c "dropped events")
+	diag "cpu$c: written=$w read=$r overrun=$o dropped=$d"
+	check "cpu$c: written ($w) = read ($r) + overrun ($o) + dropped ($d), some overwritten" \
+		test "$w" -gt 0 -a "$o" -gt 0 -a "$w" -eq $((r + o + d))
+done
+lines=$(cat /tmp/storm.r1 /tmp/storm.r2 /tmp/storm.r3 | grep -c ': sched_')
+reads=$(($(stat 0 "read events") + $(stat 1 "read events")))
+expect_eq "the readers got every event read" "$lines" "$reads"
+lost=$(cat /tmp/storm.r1 /tmp/storm.r2 /tmp/storm.r3 | sed -n 's/^CPU:[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+drops=$(($(stat 0 overrun) + $(stat 1 overrun) + $(stat 0 "dropped events") + $(stat 1 "dropped events")))
+expect_eq "the readers were told of every event lost" "$lost" "$drops"
+echo 1408 > $K/buffer_size_kb
+
+# Leaks: kmemleak's report, for kmark's own allocations.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 1
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak > /tmp/leaks
+	diag "kmemleak: $(grep -c '^unreferenced object' /tmp/leaks) unreferenced objects in all"
+	n=$(awk '/^unreferenced object/ { if (obj && k) n++; obj = 1; k = 0 } /kmark/ { k = 1 } END { if (obj && k) n++; print n + 0 }' /tmp/leaks)
+	grep -B2 -A20 kmark /tmp/leaks | head -n 40 | sed 's/^/# /'
+	expect_eq "kmemleak: no leak with kmark in its backtrace" "$n" "0"
+else
+	skip "kmemleak" "this kernel has no kmemleak"
+fi
+reset_kmark

@@ -9,7 +9,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       libelf-dev libssl-dev cpio xz-utils gcc-multilib make gcc python3
-      perl rsync)
+      perl rsync
+      # the tools that open kmark's trace.dat, in the host tests
+      # (userspace/tests/datcheck.py, qemu-tests/dat_check.py): trace-cmd
+      # (libtraceevent, libtracecmd), KernelShark's libkshark and its
+      # plugins, traceshark under a private Xvfb (xwininfo lists its windows)
+      trace-cmd kernelshark libkshark2 traceshark xvfb x11-utils
+      # depmod, so that the guests can modprobe kmark's modules
+      kmod)
 
 missing=()
 for p in "${pkgs[@]}"; do

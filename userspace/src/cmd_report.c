@@ -5,14 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datfile.h"
 #include "kmark.h"
 #include "report_core.h"
+#include "strlist.h"
 
 const char *const usage_report =
 	"usage: kmark report [--top N] FILE\n"
 	"\n"
-	"Summarise a trace recorded with 'kmark record' (or a copy of the\n"
-	"trace file; '#' header lines are skipped; FILE '-' is stdin):\n"
+	"Summarise a trace recorded with 'kmark record' (text, or a trace.dat\n"
+	"recognised by its magic bytes), or a copy of the trace file ('#'\n"
+	"header lines are skipped; FILE '-' is stdin, text only):\n"
 	"per task: switches in/out and time on CPU from sched_switch,\n"
 	"wakeups from sched_wakeup, events; per CPU: switches, events, lost\n"
 	"events. Time on CPU only counts complete intervals, from a task's\n"
@@ -23,6 +26,69 @@ const char *const usage_report =
 	"Options:\n"
 	"  -n, --top N     show only the N tasks with most time on CPU\n"
 	"  -h, --help      show this help\n";
+
+struct dat_feed {
+	const struct dat_file *df;
+	struct report *r;
+	struct ef_buf text;
+};
+
+/* a trace.dat record as the parsed line of a text trace */
+static int feed_dat(const struct dat_rec *rec, void *arg)
+{
+	struct dat_feed *f = arg;
+	struct tl_line tl;
+	char ctx[6];
+	unsigned long long fl = 0, pc = 0;
+	const struct ef_event *ev = rec->ev;
+
+	memset(&tl, 0, sizeof(tl));
+	if (!ev && rec->lost) {
+		tl.kind = TL_LOST;
+		tl.lost_cpu = rec->cpu;
+		tl.lost = rec->lost == ~0ULL ? 0 : rec->lost;
+		report_feed(f->r, &tl);
+		return 0;
+	}
+	tl.kind = TL_EVENT;
+	dat_task(f->df, rec, tl.ev.comm, sizeof(tl.ev.comm), &tl.ev.pid);
+	tl.ev.cpu = rec->cpu;
+	if (ev && ev->f_flags >= 0)
+		ef_get_int(&ev->fields[ev->f_flags], rec->data, rec->len, &fl);
+	if (ev && ev->f_pc >= 0)
+		ef_get_int(&ev->fields[ev->f_pc], rec->data, rec->len, &pc);
+	ef_ctx_chars((unsigned int)fl, (unsigned int)pc, ctx);
+	strlcpy_n(tl.ev.flags, sizeof(tl.ev.flags), ctx, strlen(ctx));
+	/* the text trace's microseconds, so that both report alike */
+	tl.ev.ts_ns = (rec->ts + 500) / 1000 * 1000;
+	eb_reset(&f->text);
+	if (ev) {
+		strlcpy_n(tl.ev.name, sizeof(tl.ev.name), ev->name,
+			  strlen(ev->name));
+		ef_render(ev, rec->data, rec->len, f->df->long_size, &f->text);
+	} else {
+		snprintf(tl.ev.name, sizeof(tl.ev.name), "unknown-%u", rec->id);
+	}
+	tl.ev.fields = f->text.s;
+	tl.ev.fields_len = f->text.len;
+	report_feed(f->r, &tl);
+	return 0;
+}
+
+static void report_dat(struct report *r, const char *path)
+{
+	struct dat_feed f = { .r = r };
+	struct dat_file df;
+	char err[512];
+
+	if (dat_open(path, &df, err, sizeof(err)))
+		die("%s", err);
+	f.df = &df;
+	if (dat_each(&df, feed_dat, &f, err, sizeof(err)) < 0)
+		warning("%s: %s; the report stops there", path, err);
+	eb_free(&f.text);
+	dat_close(&df);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -37,6 +103,7 @@ int cmd_report(int argc, char **argv)
 	size_t cap = 0;
 	ssize_t n;
 	bool nul = false;
+	char magic[DAT_MAGIC_LEN];
 	FILE *f;
 	int opt;
 
@@ -67,7 +134,15 @@ int cmd_report(int argc, char **argv)
 		die("cannot open %s: %s", argv[optind], strerror(errno));
 
 	report_init(&r);
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	if (f != stdin && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	    dat_is_dat(magic, sizeof(magic))) {
+		fclose(f);
+		report_dat(&r, argv[optind]);
+		f = NULL;
+	} else if (f != stdin) {
+		rewind(f);
+	}
+	while (f && (n = getline(&line, &cap, f)) >= 0) {
 		/* a NUL would cut the line short: read it as '?' */
 		for (; n > 0; n--) {
 			if (!line[n - 1]) {
@@ -77,10 +152,10 @@ int cmd_report(int argc, char **argv)
 		}
 		report_feed_line(&r, line);
 	}
-	if (ferror(f))
+	if (f && ferror(f))
 		die("cannot read %s: %s", argv[optind], strerror(errno));
 	free(line);
-	if (f != stdin)
+	if (f && f != stdin)
 		fclose(f);
 
 	if (nul)

@@ -52,7 +52,7 @@ void install_stop_handlers(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static double now(void)
+double mono_now(void)
 {
 	struct timespec ts;
 
@@ -60,12 +60,30 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+int stop_poll(struct pollfd *pfd, unsigned int n, double deadline)
+{
+	struct timespec ts, *timeout = NULL;
+
+	if (deadline > 0) {
+		double left = deadline - mono_now();
+
+		if (left <= 0)
+			return 0;
+		if (left > 86400)	/* keeps the conversion defined */
+			left = 86400;	/* the caller rechecks the deadline */
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		timeout = &ts;
+	}
+	return ppoll(pfd, n, timeout, have_wait_mask ? &wait_mask : NULL);
+}
+
 int read_lines(int fd, double seconds, int (*cb)(char *line, void *arg),
 	       void *arg)
 {
 	size_t alloc = 65536, len = 0;
 	char *buf = xmalloc(alloc);
-	double deadline = seconds > 0 ? now() + seconds : 0;
+	double deadline = seconds > 0 ? mono_now() + seconds : 0;
 	int ret = 0, stop = 0;
 	bool warned = false;
 
@@ -77,7 +95,7 @@ int read_lines(int fd, double seconds, int (*cb)(char *line, void *arg),
 		int n;
 
 		if (deadline > 0) {
-			double left = deadline - now();
+			double left = deadline - mono_now();
 
 			if (left <= 0)
 				break;

@@ -32,5 +32,6 @@ void test_output(void);
 void test_pipe(void);
 void test_bounds(void);
 void test_ctlwrite(void);
+void test_dat(void);
 
 #endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.dat files (trace-cmd's format, version 6: trace-cmd.dat.v6(5)),
+ * written from a control directory's format files and the raw pages of
+ * per_cpu/cpuN/trace_pipe_raw, and read back for "kmark report". No
+ * exit(): every error is returned with a message.
+ */
+#ifndef KMARK_DATFILE_H
+#define KMARK_DATFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evfmt.h"
+
+#define DAT_MAGIC	"\027\010\104tracing"
+#define DAT_MAGIC_LEN	10
+
+/* the raw pages of one CPU: size bytes of fd, from offset 0 */
+struct dat_src {
+	int fd;
+	unsigned long long size;
+};
+
+struct dat_info {
+	unsigned int ncpus;
+	unsigned int nformats;		/* event format files written */
+	unsigned long long pages, events;
+	unsigned long long lost;	/* counted lost events */
+	unsigned long long lost_unknown;	/* pages with an unknown count */
+	unsigned long long bad_pages;	/* pages that did not parse */
+	unsigned int ncmdlines;
+};
+
+/*
+ * System name written for an event: its group for events/GROUP/NAME,
+ * "sched" for events/sched_* (KernelShark's scheduling plugin looks for
+ * sched/sched_switch), "kmark" for the other events/NAME.
+ */
+const char *dat_system_for(const char *group, const char *name);
+
+/*
+ * Write a version 6 trace.dat to fd out: the headers and every event
+ * format under dir/events/, saved cmdlines (pid and comm of the records:
+ * common_pid/common_comm, and FOO_pid/FOO_comm field pairs), the CPU
+ * count, the trace clock ("local") and the pages of each CPU, page
+ * aligned. 0, or -1 with a message in err.
+ */
+int dat_write(const char *dir, int out, const struct dat_src *src,
+	      unsigned int ncpus, struct dat_info *info, char *err,
+	      size_t errlen);
+
+/* a trace.dat opened for reading */
+struct dat_file {
+	const unsigned char *map;
+	size_t size;
+	char version[8];
+	unsigned int long_size;
+	struct ef_header hdr;
+	struct ef_event *events;
+	size_t nevents;
+	struct dat_cmdline {
+		int pid;
+		char comm[64];
+	} *cmdlines;
+	size_t ncmdlines;
+	unsigned int ncpus;
+	char clock[32];
+	struct {
+		unsigned long long offset, size;
+	} *cpu;
+};
+
+/* true when the first bytes are the trace.dat magic */
+bool dat_is_dat(const void *buf, size_t len);
+/* 0, or -1 with a message in err */
+int dat_open(const char *path, struct dat_file *df, char *err, size_t errlen);
+void dat_close(struct dat_file *df);
+
+/* one record, or a lost-events marker (ev NULL, lost > 0) */
+struct dat_rec {
+	int cpu;
+	unsigned long long ts;
+	const struct ef_event *ev;	/* NULL: unknown id, or lost marker */
+	unsigned int id;
+	const unsigned char *data;
+	size_t len;
+	unsigned long long lost;	/* marker: events lost (~0: unknown) */
+};
+
+/*
+ * Call cb for every record of every CPU in timestamp order (a lost
+ * marker precedes the first record after the loss). Stops when cb
+ * returns non-zero and returns that value; -1 with err when a page is
+ * corrupt.
+ */
+int dat_each(const struct dat_file *df,
+	     int (*cb)(const struct dat_rec *r, void *arg), void *arg,
+	     char *err, size_t errlen);
+
+/*
+ * The record as a trace file line (without newline), like the kernel's
+ * "trace" file: "COMM-PID [CPU] FLAGS SECS.USECS: NAME: TEXT"; task name
+ * from common_comm when the event has it, else from the saved cmdlines.
+ * Lost markers give "CPU:N [LOST M EVENTS]".
+ */
+void dat_line(const struct dat_file *df, const struct dat_rec *r,
+	      struct ef_buf *out);
+/* task name and pid of a record ("<idle>" for pid 0) */
+void dat_task(const struct dat_file *df, const struct dat_rec *r,
+	      char *comm, size_t size, int *pid);
+
+#endif

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The binary format: print fmt evaluation, ring-buffer pages, and
+ * "kmark record -o FILE.dat" on a fake control directory made of real
+ * captures (fixtures/raw-ARCH: events/, cpuN.raw read from trace_pipe_raw,
+ * and trace.txt, the kernel's text of the same records). The trace.dat is
+ * then read back by kmark itself and checked with trace-cmd, KernelShark's
+ * libkshark and traceshark by tests/datcheck.py, whose lines become checks
+ * here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "datfile.h"
+#include "evfmt.h"
+#include "proc.h"
+#include "rbpage.h"
+#include "strlist.h"
+#include "test.h"
+#include "util_read.h"
+
+/* --- print fmt ---------------------------------------------------------------- */
+
+static const char switch_fmt[] =
+	"name: sched_switch\n"
+	"ID: 27\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\tfield:char common_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:24;\tsize:16;\tsigned:0;\n"
+	"\tfield:int prev_pid;\toffset:40;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:48;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_state=%s%s\", "
+	"REC->prev_comm, REC->prev_pid, "
+	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | "
+	"0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) "
+	"<< 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | "
+	"0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, "
+	"{ 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, "
+	"{ 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, "
+	"{ 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | "
+	"0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\"\n";
+
+static void put_le(unsigned char *p, unsigned long long v, int n)
+{
+	while (n--) {
+		*p++ = (unsigned char)v;
+		v >>= 8;
+	}
+}
+
+static void render_state(const struct ef_event *ev, long long state,
+			 const char *exp)
+{
+	unsigned char rec[56] = { 0 };
+	struct ef_buf b = { 0 };
+	char name[64];
+
+	memcpy(rec + 24, "bash", 5);
+	put_le(rec + 40, 42, 4);
+	put_le(rec + 48, (unsigned long long)state, 8);
+	ef_render(ev, rec, sizeof(rec), 8, &b);
+	snprintf(name, sizeof(name), "dat: ftrace's prev_state expression, %#llx",
+		 (unsigned long long)state);
+	check_str(b.s, exp, "%s", name);
+	eb_free(&b);
+}
+
+/* a one-field event "e" with print fmt fmt; the value at offset 24 */
+static void expr(const char *fmt, const char *type, unsigned int size,
+		 bool sgn, unsigned long long v, const char *exp)
+{
+	char text[1024];
+	unsigned char rec[40] = { 0 };
+	struct ef_event ev;
+	struct ef_buf b = { 0 };
+
+	snprintf(text, sizeof(text),
+		 "name: e\nID: 1\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		 "\tfield:%s v;\toffset:24;\tsize:%u;\tsigned:%d;\n\n"
+		 "print fmt: %s\n", type, size, sgn, fmt);
+	put_le(rec + 24, v, (int)size);
+	if (ef_parse_format(text, &ev)) {
+		check(false, "dat: format of %s parses", fmt);
+		return;
+	}
+	ef_render(&ev, rec, sizeof(rec), 4, &b);
+	check_str(b.s, exp, "dat: print fmt %s (v=%#llx)", fmt, v);
+	eb_free(&b);
+	ef_event_free(&ev);
+}
+
+static void test_print_fmt(void)
+{
+	struct ef_event ev;
+	struct ef_header h;
+
+	check_ll(ef_parse_format(switch_fmt, &ev), 0,
+		 "dat: ftrace's sched_switch format parses");
+	check(ev.fmt_ok, "dat: its print fmt is understood");
+	check_ll(ev.nfields, 8, "dat: 8 fields");
+	check(ev.fields[4].common && !ev.fields[5].common &&
+	      ev.fields[5].string && ev.fields[7].is_signed,
+	      "dat: common fields, char array, signed long");
+	render_state(&ev, 0, "prev_comm=bash prev_pid=42 prev_state=R");
+	render_state(&ev, 1, "prev_comm=bash prev_pid=42 prev_state=S");
+	render_state(&ev, 0x82, "prev_comm=bash prev_pid=42 prev_state=D|I");
+	render_state(&ev, 0x100, "prev_comm=bash prev_pid=42 prev_state=R+");
+	render_state(&ev, 0x101, "prev_comm=bash prev_pid=42 prev_state=S+");
+	ef_event_free(&ev);
+
+	expr("\"v=%d\", REC->v", "int", 4, true, 0xffffffff, "v=-1");
+	expr("\"v=%u\", REC->v", "int", 4, true, 0xffffffff, "v=4294967295");
+	expr("\"v=%lx\", REC->v", "unsigned long", 4, false, 0xdeadbeef,
+	     "v=deadbeef");
+	expr("\"v=%03d|%-4d|%+d\", REC->v, REC->v, REC->v", "int", 4, true, 7,
+	     "v=007|7   |+7");
+	expr("\"v=%d\", (REC->v + 2) * 3 - 1 << 1", "int", 4, true, 1, "v=16");
+	expr("\"v=%d\", REC->v > 3 && REC->v != 5 || !REC->v", "int", 4, true,
+	     4, "v=1");
+	expr("\"v=%d\", REC->v > 3 && REC->v != 5 || !REC->v", "int", 4, true,
+	     5, "v=0");
+	expr("\"v=%d\", (int)(unsigned char)REC->v", "int", 4, true, 0x1ff,
+	     "v=255");
+	expr("\"v=%s\", __print_symbolic(REC->v, { 1, \"one\" }, { 2, \"two\" })",
+	     "int", 4, true, 2, "v=two");
+	expr("\"v=%s\", __print_symbolic(REC->v, { 1, \"one\" })", "int", 4, true,
+	     9, "v=0x9");
+	expr("\"v=%s\", __print_flags(REC->v, \",\", { 1, \"A\" }, { 4, \"C\" })",
+	     "int", 4, true, 0x15, "v=A,C,0x10");
+	expr("\"100%% v=%c\", REC->v", "char", 1, true, 'x', "100% v=x");
+	expr("\"v=%s\", REC->v ? \"yes\" : \"no\"", "int", 4, true, 0, "v=no");
+	/* not understood: field=value */
+	expr("\"v=%d\", some_helper(REC->v)", "int", 4, true, 3, "v=3");
+	expr("\"v=%d\", REC->nosuchfield", "int", 4, true, 3, "v=3");
+
+	check_ll(ef_parse_header_page(
+			 "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			 "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+			 "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			 "\tfield: char data;\toffset:12;\tsize:4084;\tsigned:0;\n",
+			 &h), 0, "dat: i386 header_page parses");
+	check(h.commit_size == 4 && h.data_offset == 12 && h.page_size == 4096,
+	      "dat: i386 page: 4-byte commit, data at 12, 4096 bytes");
+	check_ll(ef_parse_header_page("\tfield: char data;\toffset:12;\tsize:4084;\n",
+				      &h), -1,
+		 "dat: a header_page without commit is refused");
+}
+
+/* --- ring-buffer pages -------------------------------------------------------- */
+
+static void test_pages(void)
+{
+	static unsigned char page[4096];
+	struct ef_header h = { 4096, 8, 16 };
+	unsigned char *d = page + 16;
+	struct rb_page pg;
+	struct rb_rec r;
+	size_t n = 0;
+
+	memset(page, 0, sizeof(page));
+	put_le(page, 1000, 8);			/* page timestamp */
+	put_le(d + n, 2 | 5 << 5, 4);		/* 8-byte data, delta 5 */
+	put_le(d + n + 4, 0x1111, 4);
+	put_le(d + n + 8, 0x2222, 4);
+	n += 12;
+	put_le(d + n, 30 | 7 << 5, 4);		/* time extend: 2 << 27 | 7 */
+	put_le(d + n + 4, 2, 4);
+	n += 8;
+	put_le(d + n, 29 | 1 << 5, 4);		/* padding of 8 bytes */
+	put_le(d + n + 4, 8, 4);
+	n += 12;
+	put_le(d + n, 0, 4);			/* type_len 0: length word */
+	put_le(d + n + 4, 4 + 200, 4);
+	n += 8 + 200;
+	put_le(page + 8, n | 1ULL << 31 | 1ULL << 30, 8);	/* lost, stored */
+	put_le(d + n, 77, 8);
+
+	check(rb_page_init(&pg, page, &h), "dat: crafted page accepted");
+	check_ll((long long)pg.lost, 77, "dat: lost events stored after data");
+	check(rb_page_next(&pg, &r) && r.ts == 1005 && r.len == 8 &&
+	      ef_read_uint(r.data, 4) == 0x1111, "dat: small record");
+	check(rb_page_next(&pg, &r) && r.ts == 1005 + (2ULL << 27 | 7) &&
+	      r.len == 200, "dat: time extend, padding, long record");
+	check(!rb_page_next(&pg, &r) && !pg.corrupt, "dat: end of page");
+
+	put_le(d + 12 + 8 + 12 + 4, 4 + 4000, 4);	/* runs past commit */
+	rb_page_init(&pg, page, &h);
+	while (rb_page_next(&pg, &r))
+		;
+	check(pg.corrupt, "dat: a record past the commit is caught");
+	put_le(page + 8, 5000, 8);
+	check(!rb_page_init(&pg, page, &h),
+	      "dat: a commit beyond the page is refused");
+}
+
+/* --- record, read back, tools ------------------------------------------------- */
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = xmalloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = read_all(from, &len);
+	FILE *f = fopen(to, "wb");
+
+	if (!buf || !f || fwrite(buf, 1, len, f) != len) {
+		fprintf(stderr, "cannot copy %s to %s\n", from, to);
+		abort();
+	}
+	fclose(f);
+	free(buf);
+}
+
+/* "recorded N events, 0 lost": N the event lines of fixtures/raw-ARCH */
+static void recorded_msg(const char *arch, char *buf, size_t size)
+{
+	char path[512], *txt, *p;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/raw-%s/trace.txt", fixtures, arch);
+	txt = read_all(path, NULL);
+	for (p = txt; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+		n += *p != '#' && *p != '\n';
+	free(txt);
+	snprintf(buf, size, "recorded %d events, 0 lost", n);
+}
+
+/* fixtures/raw-ARCH as a control directory: events/ and trace_pipe_raw */
+static void make_ctl(struct scratch *s, const char *arch)
+{
+	char from[512], to[512], cmd[1200];
+	char *txt, *p, *body;
+	int cpu;
+
+	scratch_setup(s);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/raw-%s/events' '%s/'", fixtures,
+		 arch, s->dir);
+	if (system(cmd))
+		abort();
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(to, sizeof(to), "%s/per_cpu/cpu%d", s->dir, cpu);
+		mkdir(to, 0755);
+		snprintf(from, sizeof(from), "%s/raw-%s/cpu%d.raw", fixtures,
+			 arch, cpu);
+		snprintf(to, sizeof(to), "%s/per_cpu/cpu%d/trace_pipe_raw",
+			 s->dir, cpu);
+		copy_file(from, to);
+	}
+	/* trace_pipe: the same records as text (no header) */
+	snprintf(from, sizeof(from), "%s/raw-%s/trace.txt", fixtures, arch);
+	txt = read_all(from, NULL);
+	body = txt;
+	while ((p = body) && *p == '#')
+		body = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p);
+	scratch_put(s, "trace_pipe", body, strlen(body));
+	free(txt);
+}
+
+struct lines {
+	struct strlist l;
+	struct ef_buf b;
+	const struct dat_file *df;
+};
+
+static int collect(const struct dat_rec *r, void *arg)
+{
+	struct lines *ls = arg;
+
+	eb_reset(&ls->b);
+	dat_line(ls->df, r, &ls->b);
+	sl_push(&ls->l, ls->b.s);
+	return 0;
+}
+
+/* a symbol (%pS) in the kernel's text is an address in ours */
+static bool same_but_symbols(const char *exp, const char *got)
+{
+	const char *e = strchr(exp, '('), *g = strchr(got, '(');
+
+	return e && g && e - exp == g - got && !strncmp(exp, got, (size_t)(e - exp));
+}
+
+static void test_read_back(const char *arch, const char *dat,
+			   const char *txt_path)
+{
+	char err[256], *txt = read_all(txt_path, NULL), *line, *save = NULL;
+	struct lines ls = { 0 };
+	struct dat_file df;
+	size_t i = 0, exact = 0, sym = 0, bad = 0;
+
+	if (!check(!dat_open(dat, &df, err, sizeof(err)),
+		   "dat %s: kmark opens its trace.dat", arch)) {
+		printf("#   %s\n", err);
+		free(txt);
+		return;
+	}
+	check(df.ncpus == 2 && df.long_size == (strcmp(arch, "i386") ? 8 : 4) &&
+	      !strcmp(df.clock, "local"),
+	      "dat %s: 2 CPUs, the target's long size, clock local", arch);
+	ls.df = &df;
+	check_ll(dat_each(&df, collect, &ls, err, sizeof(err)), 0,
+		 "dat %s: every page reads", arch);
+	for (line = strtok_r(txt, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		if (i < ls.l.n && !strcmp(line, ls.l.v[i]))
+			exact++;
+		else if (i < ls.l.n && same_but_symbols(line, ls.l.v[i]))
+			sym++;
+		else if (!bad++)
+			printf("#   text: '%s'\n#   dat:  '%s'\n", line,
+			       i < ls.l.n ? ls.l.v[i] : "(none)");
+		i++;
+	}
+	check(!bad && i == ls.l.n && exact > sym,
+	      "dat %s: kmark renders every record as the kernel's text (%zu exact, %zu with symbols as addresses)",
+	      arch, exact, sym);
+	sl_free(&ls.l);
+	eb_free(&ls.b);
+	dat_close(&df);
+	free(txt);
+}
+
+/* run tests/datcheck.py; each of its lines becomes a check */
+static void run_datcheck(const char *args)
+{
+	char cmd[2048], line[4096];
+	FILE *p;
+	int n = 0, rc;
+
+	snprintf(cmd, sizeof(cmd), "python3 '%s/../datcheck.py' %s 2>&1",
+		 fixtures, args);
+	p = popen(cmd, "r");
+	if (!p) {
+		check(false, "dat: run %s", cmd);
+		return;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "ok - ", 5)) {
+			check(true, "dat: %s", line + 5);
+			n++;
+		} else if (!strncmp(line, "not ok - ", 9)) {
+			check(false, "dat: %s", line + 9);
+			n++;
+		} else {
+			printf("%s%s\n", line[0] == '#' ? "" : "# ", line);
+		}
+	}
+	rc = pclose(p);
+	check(n > 0 && rc != -1, "dat: datcheck.py ran (%d checks)", n);
+}
+
+/*
+ * qemu-tests/dat_check.py, the host side of the guest test: a console log
+ * with a KMARK-DAT block (base64 of a gzip'ed tar) made from this
+ * recording, kernel messages around it and inside it.
+ */
+static void test_dat_check(const char *arch, const char *root,
+			   const char *dat, const char *fix, const char *err)
+{
+	char cmd[2048], line[4096], blk[300], log[300];
+	int ok = 0, bad = 0, rc;
+	bool summary = false;
+	FILE *p;
+
+	snprintf(blk, sizeof(blk), "%s/blk", root);
+	snprintf(log, sizeof(log), "%s/console.log", root);
+	mkdir(blk, 0755);
+	snprintf(cmd, sizeof(cmd), "%s/trace.dat", blk);
+	copy_file(dat, cmd);
+	snprintf(cmd, sizeof(cmd), "%s/trace.txt", blk);
+	copy_file(fix, cmd);
+	snprintf(cmd, sizeof(cmd), "%s/record.err", blk);
+	p = fopen(cmd, "w");
+	if (p) {
+		fputs(err ? err : "", p);
+		fclose(p);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "{ echo '[    1.000000] booting'; echo 'KMARK-DAT-BEGIN same'; "
+		 "(cd '%s' && tar -czf - *) | base64 | "
+		 "awk 'NR == 3 { print \"[    2.000000] random: crng init done\r\" } "
+		 "{ print $0 \"\\r\" }'; echo 'KMARK-DAT-END same'; } > '%s'",
+		 blk, log);
+	if (system(cmd)) {
+		check(false, "dat %s: build a console log", arch);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "python3 '%s/../../../qemu-tests/dat_check.py' '%s' '%s' --no-traceshark 2>&1",
+		 fixtures, arch, log);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		char pre[64], end[64];
+
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(pre, sizeof(pre), "[%s] ", arch);
+		snprintf(end, sizeof(end), "%s dat: ", arch);
+		if (!strncmp(line, pre, strlen(pre))) {
+			const char *l = line + strlen(pre);
+
+			ok += !strncmp(l, "ok ", 3);
+			bad += !strncmp(l, "not ok ", 7);
+			if (!strncmp(l, "not ok ", 7) || l[0] == '#')
+				printf("# %s\n", line);
+		}
+		if (!strncmp(line, end, strlen(end)))
+			summary = true;
+	}
+	rc = pclose(p);
+	check(ok > 30 && !bad && summary && rc == 0,
+	      "dat %s: qemu-tests/dat_check.py on a console log made from it: %d ok, %d not ok",
+	      arch, ok, bad);
+}
+
+static void test_arch(const char *arch)
+{
+	char dat[300], txt[300], rep[300], args[1200], fix[512];
+	struct proc_result r;
+	struct scratch s;
+	char *a, *b, *sa, *sb, *rec_err, msg[64];
+
+	make_ctl(&s, arch);
+	scratch_put(&s, "set_event", "", 0);
+	snprintf(dat, sizeof(dat), "%s/%s.dat", s.root, arch);
+	snprintf(fix, sizeof(fix), "%s/raw-%s/trace.txt", fixtures, arch);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-o", dat,
+					     "sched_switch", "sys_sync", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 0, "dat %s: record -o FILE.dat exits 0", arch);
+	recorded_msg(arch, msg, sizeof(msg));
+	check_has(r.err, msg, "dat %s: record counts the events of the pages",
+		  arch);
+	rec_err = r.err;
+	r.err = NULL;
+	proc_result_free(&r);
+	a = slurp(scratch_path(&s, "set_event"));
+	check_str(a, "sched_switch\nsys_sync\n!sched_switch\n!sys_sync\n",
+		  "dat %s: record enables then disables its events", arch);
+	free(a);
+
+	test_read_back(arch, dat, fix);
+
+	/* kmark report: the same for the trace.dat and the text */
+	{
+		const char *const av1[] = { "report", dat, NULL };
+		const char *const av2[] = { "report", fix, NULL };
+
+		snprintf(rep, sizeof(rep), "%s/rep", s.root);
+		proc_run(&r, s.root, NULL, NULL, av1);
+		a = r.out;
+		r.out = NULL;
+		check_ll(r.rc, 0, "dat %s: report FILE.dat exits 0", arch);
+		proc_result_free(&r);
+		proc_run(&r, s.root, NULL, NULL, av2);
+		b = r.out;
+		r.out = NULL;
+		sa = a ? strchr(a, '\n') : NULL;
+		sb = b ? strchr(b, '\n') : NULL;
+		check(sa && sb && !strcmp(sa, sb),
+		      "dat %s: report of FILE.dat == report of the kernel's text (but the title)",
+		      arch);
+		proc_result_free(&r);
+		free(a);
+		free(b);
+	}
+
+	/* the tools users open it in */
+	snprintf(args, sizeof(args), "--label '%s' --traceshark '%s' '%s'", arch,
+		 dat, fix);
+	run_datcheck(args);
+	test_dat_check(arch, s.root, dat, fix, rec_err);
+	free(rec_err);
+
+	/* Perfetto: the kernel's text, and the tool's text recording */
+	snprintf(args, sizeof(args), "--text --label '%s trace.txt' '%s'", arch,
+		 fix);
+	run_datcheck(args);
+	snprintf(txt, sizeof(txt), "%s/%s.txt", s.root, arch);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-o", txt,
+					     "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+		check_ll(r.rc, 0, "dat %s: record -o FILE.txt exits 0", arch);
+		proc_result_free(&r);
+	}
+	snprintf(args, sizeof(args), "--text --label '%s record -o x.txt' '%s'",
+		 arch, txt);
+	run_datcheck(args);
+	scratch_cleanup(&s);
+}
+
+static void test_errors(void)
+{
+	struct proc_result r;
+	struct scratch s;
+	char dat[300], path[300], msg[64];
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	scratch_setup(&s);	/* no events/: no binary format */
+	snprintf(dat, sizeof(dat), "%s/x.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-o", dat,
+					     "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 1, "dat: record -o x.dat without events/header_page exits 1");
+	check_has(r.err, "events/header_page", "dat: ... and says why");
+	proc_result_free(&r);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-F", "xml",
+					     "-o", dat, "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 2, "dat: record -F xml is a usage error");
+	proc_result_free(&r);
+	scratch_cleanup(&s);
+
+	/* --keep: the buffer and tracing_on are left alone */
+	make_ctl(&s, "x86_64");
+	scratch_put(&s, "trace", "old\n", 4);
+	scratch_put(&s, "tracing_on", "0\n", 2);
+	snprintf(dat, sizeof(dat), "%s/keep.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "--keep",
+					     "-o", dat, "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 0, "dat: record --keep exits 0");
+	recorded_msg("x86_64", msg, sizeof(msg));
+	check_has(r.err, msg, "dat: record --keep records");
+	proc_result_free(&r);
+	buf = slurp(scratch_path(&s, "trace"));
+	check_str(buf, "old\n", "dat: record --keep does not clear the buffer");
+	free(buf);
+	buf = slurp(scratch_path(&s, "tracing_on"));
+	check_str(buf, "0\n", "dat: record --keep leaves tracing_on");
+	free(buf);
+	scratch_cleanup(&s);
+
+	/* a truncated trace.dat */
+	make_ctl(&s, "x86_64");
+	snprintf(dat, sizeof(dat), "%s/x.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-o", dat,
+					     "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+		proc_result_free(&r);
+	}
+	buf = read_all(dat, &len);
+	snprintf(path, sizeof(path), "%s/cut.dat", s.root);
+	f = fopen(path, "wb");
+	if (buf && f)
+		fwrite(buf, 1, len - 4096, f);
+	if (f)
+		fclose(f);
+	free(buf);
+	{
+		const char *const argv[] = { "report", path, NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 1, "dat: report of a truncated trace.dat exits 1");
+	check_has(r.err, "beyond the end of the file",
+		  "dat: ... and says the data is missing");
+	proc_result_free(&r);
+	scratch_cleanup(&s);
+}
+
+void test_dat(void)
+{
+	test_print_fmt();
+	test_pages();
+	test_arch("x86_64");
+	test_arch("i386");
+	test_errors();
+}

@@ -30,6 +30,7 @@ rm -rf "$run"; mkdir -p "$run"
 {
 	echo "MODE=$mode"
 	echo "TESTDIRS=\"${TESTDIRS:-test.d}\""
+	echo "TESTSKIP=\"${TESTSKIP:-}\""
 } > "$run/kmark-run.conf"
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "SCRIPT=$script: no such file"

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +150,27 @@ static int save_page(struct rawcap *rc, unsigned int cpu)
 }
 
 /* read from cpu's file until it has nothing (EAGAIN); 0 or an exit code */
-static int read_cpu(struct rawcap *rc, unsigned int cpu)
+/*
+ * Whether the page in rc->buf[cpu] is nearly full: the kernel hands out the
+ * page being written with whatever it holds, so a reader that reads again
+ * at once gets pages of a few events each (and its own reading makes more
+ * events). Less than 1/4 free counts as full.
+ */
+static bool page_full(const struct rawcap *rc, unsigned int cpu)
+{
+	size_t hdr = 8 + sizeof(long), cap = rc->page_size - hdr;
+	unsigned long commit;
+
+	memcpy(&commit, rc->buf[cpu] + 8, sizeof(commit));
+	commit &= ~(3UL << 30);		/* RB_MISSED_EVENTS, RB_MISSED_STORED */
+	return commit >= cap - cap / 4;
+}
+
+/*
+ * Read pages of @cpu: all there are when @drain, else until a page that is
+ * not full (the rest waits for the next round, so that pages fill up).
+ */
+static int read_cpu(struct rawcap *rc, unsigned int cpu, bool drain)
 {
 	for (;;) {
 		ssize_t n = read(rc->in[cpu], rc->buf[cpu] + rc->fill[cpu],
@@ -174,8 +195,14 @@ static int read_cpu(struct rawcap *rc, unsigned int cpu)
 			return KM_EXIT_OK;
 		}
 		rc->fill[cpu] += (size_t)n;
-		if (rc->fill[cpu] == rc->page_size && save_page(rc, cpu))
-			return KM_EXIT_ERROR;
+		if (rc->fill[cpu] == rc->page_size) {
+			bool full = page_full(rc, cpu);
+
+			if (save_page(rc, cpu))
+				return KM_EXIT_ERROR;
+			if (!drain && !full)
+				return KM_EXIT_OK;
+		}
 	}
 }
 
@@ -213,7 +240,7 @@ int rawcap_run(struct rawcap *rc, double seconds)
 		}
 		for (i = 0; i < n && !ret; i++)
 			if (pfd[i].revents)
-				ret = read_cpu(rc, which[i]);
+				ret = read_cpu(rc, which[i], false);
 		/*
 		 * The kernel hands out the page being written as soon as it
 		 * holds one event: a pause lets pages fill up (trace-cmd's
@@ -239,7 +266,7 @@ int rawcap_drain(struct rawcap *rc)
 
 	for (cpu = 0; cpu < rc->ncpus && !ret; cpu++)
 		if (rc->in[cpu] >= 0)
-			ret = read_cpu(rc, cpu);
+			ret = read_cpu(rc, cpu, true);
 	return ret;
 }
 

@@ -1,0 +1,59 @@
+#!/bin/sh
+# description: kmark's sched_switch and sched_wakeup against ftrace's on the same switches (x86_64, where ftrace is built in): the same prev/next pids, comms, prios and prev_state, in the same order per CPU
+. /tests/lib.sh
+plan 5
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+if [ ! -e $T/events/sched/sched_switch/enable ]; then
+	for i in 1 2 3 4 5; do skip "kmark vs ftrace $i" "no ftrace in this kernel"; done
+	exit 0
+fi
+reset_kmark
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $T/events/sched/sched_switch/enable
+echo 1 > $T/events/sched/sched_wakeup/enable
+echo 'sched_switch sched_wakeup' > $K/set_event
+echo 1 > $T/tracing_on
+kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null &
+kmark-testprog pingpong 200 kmping1 kmpong1 1 > /dev/null
+wait
+echo 0 > $T/tracing_on
+echo 0 > $K/tracing_on
+echo > $K/set_event
+echo 0 > $T/events/sched/sched_switch/enable
+echo 0 > $T/events/sched/sched_wakeup/enable
+# CPU prev_comm prev_pid prev_prio prev_state next_comm next_pid next_prio,
+# for the switches either side saw between the first and last kmping one.
+fields() {
+	grep -v '^#' "$1" | grep ": $2: " |
+		sed -E 's/^.*\[([0-9]+)\] .* '"$2"': (.*)$/\1 \2/'
+}
+cut_window() { awk '/kmping/ { p = 1 } p' | tac | awk '/kmping/ { p = 1 } p' | tac; }
+for cpu in 000 001; do
+	fields $T/trace sched_switch | grep "^$cpu " | cut_window > /tmp/ft.$cpu
+	fields $K/trace sched_switch | grep "^$cpu " | cut_window > /tmp/km.$cpu
+done
+n=$(cat /tmp/ft.000 /tmp/ft.001 | wc -l)
+diag "ftrace: $n switches; kmark: $(cat /tmp/km.000 /tmp/km.001 | wc -l)"
+diag "$(head -n 2 /tmp/km.000)"
+check "both saw the ping-pong (>= 400 switches)" test "$n" -ge 400
+for cpu in 000 001; do
+	if cmp -s /tmp/ft.$cpu /tmp/km.$cpu; then
+		ok "CPU $cpu: every sched_switch field equals ftrace's, same order"
+	else
+		not_ok "CPU $cpu: sched_switch differs from ftrace's"
+		diff /tmp/ft.$cpu /tmp/km.$cpu | head -n 6 | sed 's/^/# /'
+	fi
+done
+fields $T/trace sched_wakeup | grep kmp | cut -d' ' -f2- | sort > /tmp/ft.w
+fields $K/trace sched_wakeup | grep kmp | cut -d' ' -f2- | sort > /tmp/km.w
+check "sched_wakeup: the ping-pong's wakeups were seen" test "$(wc -l < /tmp/ft.w)" -ge 400
+if cmp -s /tmp/ft.w /tmp/km.w; then
+	ok "sched_wakeup: the same wakeups, field by field"
+else
+	not_ok "sched_wakeup differs from ftrace's"
+	diff /tmp/ft.w /tmp/km.w | head -n 6 | sed 's/^/# /'
+fi
+echo > $T/trace
+reset_kmark

@@ -16,6 +16,10 @@
  *   rawdump FILE      read ring-buffer pages (trace_pipe_raw) with
  *                     O_NONBLOCK until EAGAIN; print "TS TYPE PID" per
  *                     event, "lost N" where a page says events were lost
+ *   latency FILE N    N times, a child calls sync() (after 20..80 ms) and
+ *                     notes the time; this process reads FILE (trace_pipe,
+ *                     blocking) and measures how long each sys_sync line
+ *                     took to arrive; prints "n=N max_ms=M median_ms=M"
  *   failnth N OP ...  fail the Nth allocation (/proc/thread-self/fail-nth)
  *                     of one operation and print "ok" or the errno name,
  *                     then " reached" if the Nth allocation happened:
@@ -25,6 +29,14 @@
  *                       open-read FILE     open, read 4 KiB, close
  *                       rmmod NAME         delete_module(NAME)
  *                     the open comes before the injection, the close after
+ *   sweep [-s M:FILE:TEXT]... OP ...
+ *                     failnth for N = 1, 2, ... until OP makes fewer than
+ *                     N allocations; before each run the -s writes (M: t
+ *                     truncates, a appends; FILE relative to $K) set the
+ *                     state up. Each failure must leave kmark's state (the
+ *                     control files that describe it) as it was; each
+ *                     success as a run without failures leaves it. Prints
+ *                     "ok FAILS of N" or "bad N: why"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -174,6 +187,188 @@ static int failnth(int argc, char **argv)
 	return 0;
 }
 
+/* --- sweep ----------------------------------------------------------- */
+
+static const char *kdir(void)
+{
+	const char *k = getenv("K");
+
+	return k ? k : "/sys/kernel/debug/kmark";
+}
+
+/* Append FILE (or the first word of each of its lines) to @out. */
+static void slurp(const char *path, char *out, size_t size, int first_word)
+{
+	size_t n = strlen(out);
+	char buf[8192];
+	int fd = open(path, O_RDONLY), skip = 0;
+	ssize_t r;
+
+	if (fd < 0) {
+		snprintf(out + n, size - n, "[no %s]", path);
+		return;
+	}
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < r && n + 2 < size; i++) {
+			char c = buf[i];
+
+			if (first_word && c == '\n')
+				skip = 0;
+			else if (first_word && (c == ' ' || c == '\t'))
+				skip = n && out[n - 1] != '\n';
+			if (skip)
+				continue;
+			out[n++] = c;
+		}
+	}
+	out[n] = '\0';
+	close(fd);
+}
+
+/* kmark's observable state, error_log aside. */
+static void kstate(char *out, size_t size)
+{
+	static const char * const files[] = {
+		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
+	};
+	char path[512];
+	DIR *d;
+	struct dirent *de;
+	size_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", kdir(), files[i]);
+		snprintf(out + strlen(out), size - strlen(out), "%s: ", files[i]);
+		slurp(path, out, size, 0);
+	}
+	strncat(out, "available: ", size - strlen(out) - 1);
+	snprintf(path, sizeof(path), "%s/available_markers", kdir());
+	slurp(path, out, size, 1);
+	strncat(out, "profile: ", size - strlen(out) - 1);
+	snprintf(path, sizeof(path), "%s/kprobe_profile", kdir());
+	slurp(path, out, size, 1);
+	strncat(out, "dirs:", size - strlen(out) - 1);
+	snprintf(path, sizeof(path), "%s/events/kprobes", kdir());
+	d = opendir(path);
+	while (d && (de = readdir(d)))
+		snprintf(out + strlen(out), size - strlen(out), " %s", de->d_name);
+	if (d)
+		closedir(d);
+}
+
+static int do_write(const char *file, const char *text, int trunc)
+{
+	char path[512];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", kdir(), file);
+	fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
+	if (fd < 0)
+		return -1;
+	ok = !*text || write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Run the -s writes; an error in them is the test's own. */
+static void setup(int n, char **steps)
+{
+	for (int i = 0; i < n; i++) {
+		char *s = strdup(steps[i]), *file = strchr(s, ':'), *text;
+
+		if (!file || !(text = strchr(file + 1, ':'))) {
+			fprintf(stderr, "sweep: bad setup step %s\n", steps[i]);
+			exit(2);
+		}
+		*file++ = '\0';
+		*text++ = '\0';
+		do_write(file, text, s[0] == 't');
+		free(s);
+	}
+}
+
+static int sweep(int argc, char **argv)
+{
+	static char before[65536], after[65536], now[65536];
+	char *steps[16], res[64];
+	int nsteps = 0, i = 2, n, fails = 0, pfd[2];
+
+	while (i + 1 < argc && !strcmp(argv[i], "-s") && nsteps < 16) {
+		steps[nsteps++] = argv[i + 1];
+		i += 2;
+	}
+	/* A plain run (N never reached), from the setup's state. */
+	setup(nsteps, steps);
+	kstate(before, sizeof(before));
+	for (n = 0; n <= 400; n++) {
+		pid_t child;
+
+		setup(nsteps, steps);
+		kstate(now, sizeof(now));
+		if (strcmp(now, before)) {
+			printf("bad %d: the setup did not bring the state back: %s\n", n, now);
+			return 0;
+		}
+		/* The operation in a child: failnth prints its result. */
+		if (pipe(pfd))
+			return perror("pipe"), 1;
+		child = fork();
+		if (child == 0) {
+			char nbuf[16], *av[8];
+			int k = 0;
+
+			snprintf(nbuf, sizeof(nbuf), "%d", n ? n : 100000);
+			dup2(pfd[1], 1);
+			av[k++] = argv[0];
+			av[k++] = "failnth";
+			av[k++] = nbuf;
+			for (int j = i; j < argc && k < 7; j++)
+				av[k++] = argv[j];
+			av[k] = NULL;
+			int r = failnth(k, av);
+
+			fflush(stdout);
+			_exit(r);
+		}
+		close(pfd[1]);
+		memset(res, 0, sizeof(res));
+		if (read(pfd[0], res, sizeof(res) - 1) < 0)
+			res[0] = '\0';
+		close(pfd[0]);
+		waitpid(child, NULL, 0);
+		res[strcspn(res, "\n")] = '\0';
+		kstate(now, sizeof(now));
+		if (n == 0) {
+			if (strcmp(res, "ok")) {
+				printf("bad 0: the plain run failed: %s\n", res);
+				return 0;
+			}
+			memcpy(after, now, sizeof(after));
+			continue;
+		}
+		if (!strncmp(res, "ok", 2)) {
+			if (strcmp(now, after)) {
+				printf("bad %d: succeeded (%s) with another state than a plain run's: %s\n",
+				       n, res, now);
+				return 0;
+			}
+			if (!strcmp(res, "ok")) {
+				printf("ok %d of %d\n", fails, n - 1);
+				return 0;
+			}
+		} else {
+			fails++;
+			if (strcmp(now, before)) {
+				printf("bad %d: failed (%s) and changed the state: %s\n", n, res, now);
+				return 0;
+			}
+		}
+	}
+	printf("bad %d: still allocating\n", n);
+	return 0;
+}
+
 /* Read FILE, again after lseek(0), and with pread(0): the same bytes? */
 static int reread(const char *path)
 {
@@ -289,6 +484,74 @@ static int rawdump(const char *path)
 	return 0;
 }
 
+static long long ns_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int latency(const char *path, int n)
+{
+	static char buf[65536];
+	long long *lat = calloc(n, sizeof(*lat));
+	int fd = open(path, O_RDONLY), p[2], got = 0;
+	size_t len = 0;
+	pid_t child;
+
+	if (fd < 0 || !lat || pipe(p))
+		return perror(path), 1;
+	child = fork();
+	if (child == 0) {
+		for (int i = 0; i < n; i++) {
+			long long t;
+
+			usleep(20000 + (i * 37 % 61) * 1000);
+			t = ns_now();
+			if (write(p[1], &t, sizeof(t)) != sizeof(t))
+				_exit(1);
+			sync();
+		}
+		_exit(0);
+	}
+	while (got < n) {
+		ssize_t r = read(fd, buf + len, sizeof(buf) - 1 - len);
+		char *line, *nl;
+
+		if (r <= 0)
+			return perror("read"), 1;
+		len += r;
+		buf[len] = '\0';
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (strstr(line, ": sys_sync: ") && got < n) {
+				long long t;
+
+				if (read(p[0], &t, sizeof(t)) != sizeof(t))
+					return perror("pipe"), 1;
+				lat[got++] = ns_now() - t;
+			}
+			line = nl + 1;
+		}
+		len = buf + len - line;
+		memmove(buf, line, len);
+	}
+	waitpid(child, NULL, 0);
+	qsort(lat, n, sizeof(*lat), cmp_ll);
+	printf("n=%d max_ms=%lld median_ms=%lld\n", n, lat[n - 1] / 1000000,
+	       lat[n / 2] / 1000000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -308,13 +571,18 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 5 && !strcmp(argv[1], "failnth"))
 		return failnth(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "sweep"))
+		return sweep(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "reread"))
 		return reread(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "rawdump"))
 		return rawdump(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "latency"))
+		return latency(argv[2], atoi(argv[3]));
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
-			"       drain FILE | sync N | reread FILE | rawdump FILE | failnth N OP ARGS\n");
+			"       drain FILE | sync N | reread FILE | rawdump FILE | latency FILE N |\n"
+			"       failnth N OP ARGS\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDONLY | (strcmp(argv[1], "poll") ? O_NONBLOCK : 0));

@@ -22,8 +22,10 @@ for t in "$@"; do
 	name=$(basename "$t" .sh)
 	desc=$(sed -n 's/^# description: //p' "$t")
 	out=/tmp/ktap.$name
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	sh "$t" > "$out" 2>&1
 	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "    KTAP version 1"
 	echo "    # Subtest: $name"
 	echo "    # $desc"
@@ -35,6 +37,7 @@ for t in "$@"; do
 		continue
 	fi
 	sed 's/^/    /' "$out"
+	echo "    # $name took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 	if [ $rc -ne 0 ]; then
 		echo "    # $t exited with $rc"
 		echo "not ok $i - $name"

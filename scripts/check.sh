@@ -10,6 +10,9 @@
 #   i386           lockdep, no ftrace at all
 # then the bench in one short round. Ends with "N passed, N failed"; tests
 # skipped (each with its reason) are counted on a line of their own.
+# All of it is read before any of it runs (main at the end), so that editing
+# this file while a check runs cannot derail the run.
+main() {
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -39,12 +42,12 @@ mkdir -p "$logdir"
 if [ -f "$top/userspace/Makefile" ]; then
 	info "userspace host tests"
 	make -s -C "$top/userspace" check > "$logdir/userspace.log" 2>&1
-	sed 's/^/[host] /' "$logdir/userspace.log" | grep -E 'not ok|passed,' || true
+	sed 's/^/[host] /' "$logdir/userspace.log" | grep -E '^\[host\] not ok|passed, [0-9]+ failed' || true
 	count "$logdir/userspace.log" "userspace tests"
 fi
 info "scripts host tests"
 "$top/scripts/tests/run.sh" > "$logdir/scripts.log" 2>&1
-grep -E 'not ok|passed,' "$logdir/scripts.log" | sed 's/^/[scripts] /' || true
+grep -E '^not ok|passed, [0-9]+ failed' "$logdir/scripts.log" | sed 's/^/[scripts] /' || true
 count "$logdir/scripts.log" "scripts tests"
 
 # guest FLAVOUR: boot the check guest and parse its log (in the background
@@ -113,16 +116,25 @@ done
 pending= pending_pid=
 for flavour in $ordered; do
 	ok=1
+	rm -f "$logdir/$flavour.typecheck"
 	if ! "$top/scripts/build-kernel.sh" "$flavour" ||
 	   ! "$top/scripts/mkinitramfs.sh" "$flavour"; then
 		echo "[$flavour] not ok build"
 		add 0 1
 		ok=0
 	fi
+	if [ $ok = 1 ] && [ "$flavour" != "${flavour%-stress}-stress" ]; then
+		# kmark()'s type check: mismatches are build errors.
+		"$top/scripts/typecheck.sh" "$flavour" > "$logdir/$flavour.typecheck" 2>&1
+	fi
 	if [ -n "$pending" ]; then
 		wait "$pending_pid"
 		report "$pending"
 		pending=
+	fi
+	if [ -f "$logdir/$flavour.typecheck" ]; then
+		grep -E '^not ok|^# ' "$logdir/$flavour.typecheck" | sed "s/^/[$flavour] /" || true
+		count "$logdir/$flavour.typecheck" "$flavour typecheck"
 	fi
 	[ $ok = 1 ] || continue
 	info "$flavour: booting the check guest"
@@ -139,6 +151,14 @@ if [ -n "$pending" ]; then
 	wait "$pending_pid"
 	report "$pending"
 fi
+# make run as a person types into it (tmux): Ctrl-C, the prompt, exit.
+case " $FLAVOURS " in
+*" x86_64 "*)
+	info "make run, typed into (tmux)"
+	"$top/scripts/tests/interactive.sh" > "$logdir/interactive.log" 2>&1
+	grep -E '^not ok|^# ' "$logdir/interactive.log" | sed 's/^/[interactive] /' || true
+	count "$logdir/interactive.log" "interactive make run" ;;
+esac
 # The bench in one short round, so that it cannot rot. Its figures are not
 # tests of kmark: a missing or insane figure is one failure, the figures
 # produced are counted apart.
@@ -161,3 +181,6 @@ info "done in $(( $(date +%s) - start )) s"
 echo "$skipped skipped (each with its reason above)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
+}
+main "$@"
+exit $?

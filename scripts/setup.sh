@@ -16,7 +16,9 @@ pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       # plugins, traceshark under a private Xvfb (xwininfo lists its windows)
       trace-cmd kernelshark libkshark2 traceshark xvfb x11-utils
       # depmod, so that the guests can modprobe kmark's modules
-      kmod)
+      kmod
+      # a terminal to type into 'make run' as a person does (scripts/tests)
+      tmux)
 
 missing=()
 for p in "${pkgs[@]}"; do

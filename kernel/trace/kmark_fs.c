@@ -5,7 +5,8 @@
  *   tracing_on         1/0: record or not (markers stay armed)
  *   available_markers  "name format", one per line
  *   set_event          names, globs, !name; ">" replaces, ">>" adds
- *   trace_pipe         consuming, blocking read of the events
+ *   trace_pipe         consuming, blocking read of the events (woken in
+ *                      batches: read_delay_ms, buffer_percent)
  *   trace              non-consuming read with ftrace's header; "> trace"
  *                      clears the buffer
  *   buffer_size_kb     per-CPU buffer size, resizable while tracing
@@ -299,6 +300,64 @@ static const struct file_operations kmark_buffer_kb_fops = {
 	.llseek = default_llseek,
 };
 
+/* --- read_delay_ms, buffer_percent: batched wakeups of readers ------------ */
+
+/* Which setting an open file is: data of the file. */
+struct kmark_uint_setting {
+	unsigned int *val;
+	unsigned int max;
+	const char *err;
+};
+
+static const struct kmark_uint_setting kmark_read_delay_setting = {
+	&kmark_read_delay_ms, 10000,
+	"read_delay_ms takes milliseconds, 0 to 10000",
+};
+
+static const struct kmark_uint_setting kmark_buffer_percent_setting = {
+	&kmark_buffer_percent, 100,
+	"buffer_percent takes a percentage, 0 to 100",
+};
+
+static ssize_t kmark_uint_read(struct file *file, char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	const struct kmark_uint_setting *st = file_inode(file)->i_private;
+
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(*st->val));
+}
+
+static ssize_t kmark_uint_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	const struct kmark_uint_setting *st = file_inode(file)->i_private;
+	unsigned long val;
+	int ret;
+
+	ret = kmark_write_ulong(ubuf, cnt, &val, st->err);
+	if (ret)
+		return ret;
+	if (val > st->max) {
+		char num[24];
+
+		snprintf(num, sizeof(num), "%lu", val);
+		kmark_log_err(num, 0, st->err);
+		return -EINVAL;
+	}
+	mutex_lock(&kmark_mutex);
+	WRITE_ONCE(*st->val, val);
+	mutex_unlock(&kmark_mutex);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_uint_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_uint_read,
+	.write = kmark_uint_write,
+	.llseek = default_llseek,
+};
+
 /* --- available_markers, set_event ---------------------------------------- */
 
 /* seq_file walk over kmark_markers, under kmark_mutex (also kprobe files). */
@@ -559,6 +618,7 @@ static int kmark_pipe_open(struct inode *inode, struct file *file)
 	}
 	mutex_init(&p->lock);
 	file->private_data = p;
+	atomic_inc(&kmark_readers);
 	return nonseekable_open(inode, file);
 }
 
@@ -566,10 +626,25 @@ static int kmark_pipe_release(struct inode *inode, struct file *file)
 {
 	struct kmark_pipe *p = file->private_data;
 
+	atomic_dec(&kmark_readers);
 	mutex_destroy(&p->lock);
 	kfree(p->buf);
 	kfree(p);
 	return 0;
+}
+
+/*
+ * Wait for a batch of events (see kmark_batch in kmark_record.c): the
+ * read_delay_ms after its first event, or a CPU's buffer buffer_percent
+ * full. Events recorded while nobody read start a batch now.
+ */
+static int kmark_batch_wait(void)
+{
+	if (!test_bit(KMARK_BATCH_STARTED, &kmark_batch) &&
+	    !ring_buffer_empty(kmark_buffer))
+		kmark_batch_start();
+	return wait_event_interruptible(kmark_read_wq,
+					test_bit(KMARK_BATCH_READY, &kmark_batch));
 }
 
 static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
@@ -584,22 +659,28 @@ static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
 	if (mutex_lock_interruptible(&p->lock))
 		return -ERESTARTSYS;
 	while (p->off == p->len) {
+		if (!(file->f_flags & O_NONBLOCK)) {
+			mutex_unlock(&p->lock);
+			ret = kmark_batch_wait();
+			if (ret)
+				return ret;
+			if (mutex_lock_interruptible(&p->lock))
+				return -ERESTARTSYS;
+			if (p->off != p->len)
+				break;
+		}
 		seq_buf_init(&s, p->buf, PAGE_SIZE);
 		p->len = kmark_pipe_fill(&s);
 		p->off = 0;
+		/* All read: the next event starts the next batch. */
+		if (ring_buffer_empty(kmark_buffer))
+			kmark_batch_reset();
 		if (p->len)
 			break;
 		if (file->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			goto out;
 		}
-		mutex_unlock(&p->lock);
-		ret = ring_buffer_wait(kmark_buffer, RING_BUFFER_ALL_CPUS, 0,
-				       NULL, NULL);
-		if (ret)
-			return ret;
-		if (mutex_lock_interruptible(&p->lock))
-			return -ERESTARTSYS;
 	}
 	ret = min(cnt, p->len - p->off);
 	if (copy_to_user(ubuf, p->buf + p->off, ret)) {
@@ -612,14 +693,29 @@ out:
 	return ret;
 }
 
+/* Readable once a batch is ready (or text is left from the last read). */
 static __poll_t kmark_pipe_poll(struct file *file, poll_table *pt)
 {
 	struct kmark_pipe *p = file->private_data;
 
+	poll_wait(file, &kmark_read_wq, pt);
 	if (READ_ONCE(p->off) != READ_ONCE(p->len))
 		return EPOLLIN | EPOLLRDNORM;
-	return ring_buffer_poll_wait(kmark_buffer, RING_BUFFER_ALL_CPUS, file,
-				     pt, 0);
+	if (ring_buffer_empty(kmark_buffer)) {
+		/*
+		 * A batch left ready by a reader that went away, or by a
+		 * clear: the next event must start a new one (it would see
+		 * READY and wake nobody).
+		 */
+		if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+			kmark_batch_reset();
+		return 0;
+	}
+	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+		return EPOLLIN | EPOLLRDNORM;
+	if (!test_bit(KMARK_BATCH_STARTED, &kmark_batch))
+		kmark_batch_start();
+	return 0;
 }
 
 static const struct file_operations kmark_pipe_fops = {
@@ -807,8 +903,9 @@ static const struct file_operations kmark_trace_fops = {
  * Whole ring-buffer pages, as ftrace's trace_pipe_raw gives them: the page
  * header (timestamp, commit) and the compressed event headers that
  * events/header_page and events/header_event describe, then the records
- * that events/NAME/format describes. Consuming; blocks while the CPU's
- * buffer is empty, unless O_NONBLOCK.
+ * that events/NAME/format describes. Consuming. A blocking read (or poll)
+ * waits until buffer_percent of the CPU's pages are filled, as ftrace's
+ * splice does; O_NONBLOCK reads take what there is.
  */
 struct kmark_raw {
 	struct mutex lock;	/* one reader of this open file at a time */
@@ -881,7 +978,9 @@ static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 			goto out;
 		}
 		mutex_unlock(&r->lock);
-		ret = ring_buffer_wait(kmark_buffer, r->cpu, 0, NULL, NULL);
+		/* As ftrace's splice: wait for buffer_percent of the CPU's pages. */
+		ret = ring_buffer_wait(kmark_buffer, r->cpu,
+				       READ_ONCE(kmark_buffer_percent), NULL, NULL);
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&r->lock))
@@ -905,7 +1004,8 @@ static __poll_t kmark_raw_poll(struct file *file, poll_table *pt)
 
 	if (READ_ONCE(r->off) != r->size)
 		return EPOLLIN | EPOLLRDNORM;
-	return ring_buffer_poll_wait(kmark_buffer, r->cpu, file, pt, 0);
+	return ring_buffer_poll_wait(kmark_buffer, r->cpu, file, pt,
+				     READ_ONCE(kmark_buffer_percent));
 }
 
 static const struct file_operations kmark_raw_fops = {
@@ -1194,7 +1294,15 @@ static const char kmark_readme[] =
 	"\t\t\t  echo > set_event                  disable all\n"
 	"\t\t\t  A bad name or glob fails with EINVAL, changes nothing\n"
 	"\t\t\t  and explains itself in error_log.\n"
-	"  trace_pipe\t\t- read and consume events; blocks until there are some\n"
+	"  trace_pipe\t\t- read and consume events; a blocked reader is woken\n"
+	"\t\t\t  read_delay_ms after the first new event, or when a\n"
+	"\t\t\t  CPU's buffer is buffer_percent full\n"
+	"  read_delay_ms\t\t- at most this long an event waits for a blocked\n"
+	"\t\t\t  reader (default 50; 0: wake at every event)\n"
+	"  buffer_percent\t- wake readers early at this fill (default 50);\n"
+	"\t\t\t  trace_pipe_raw readers wait for it, as ftrace's\n"
+	"  per_cpu/cpuN/trace_pipe_raw - ring-buffer pages (ftrace's format)\n"
+	"  events/NAME/format\t- the record layout of each event\n"
 	"  trace\t\t\t- read events without consuming; 'echo > trace' clears\n"
 	"  buffer_size_kb\t- ring buffer size per CPU, in KiB\n"
 	"  per_cpu/cpuN/stats\t- entries, overrun, dropped, read, written\n"
@@ -1239,6 +1347,11 @@ static int __init kmark_fs_init(void)
 	debugfs_create_file("buffer_size_kb", 0600, dir, NULL,
 			    &kmark_buffer_kb_fops);
 	debugfs_create_file("error_log", 0600, dir, NULL, &kmark_err_log_fops);
+	debugfs_create_file("read_delay_ms", 0600, dir,
+			    (void *)&kmark_read_delay_setting, &kmark_uint_fops);
+	debugfs_create_file("buffer_percent", 0600, dir,
+			    (void *)&kmark_buffer_percent_setting,
+			    &kmark_uint_fops);
 	debugfs_create_file("README", 0400, dir, NULL, &kmark_readme_fops);
 	kmark_kprobe_create_files(dir);
 	pcpu = debugfs_create_dir("per_cpu", dir);

@@ -325,6 +325,18 @@ static __always_inline void kmark_record_fill(struct kmark_entry *e,
 unsigned long kmark_written(int cpu);
 unsigned long kmark_dropped(int cpu);
 
+/* kmark_record.c: batched wakeups of trace_pipe readers. */
+#define KMARK_BATCH_STARTED	0	/* an event since the last drain */
+#define KMARK_BATCH_READY	1	/* the delay passed, or a watermark */
+extern atomic_t kmark_readers;
+extern struct wait_queue_head kmark_read_wq;
+extern unsigned int kmark_read_delay_ms;
+extern unsigned int kmark_buffer_percent;
+extern unsigned long kmark_batch;
+void kmark_batch_event(void);
+void kmark_batch_reset(void);
+void kmark_batch_start(void);
+
 /* kmark_output.c */
 u64 kmark_field_value(const struct kmark_field *f, const void *rec);
 const char *kmark_field_str(const struct kmark_field *f, const void *rec,

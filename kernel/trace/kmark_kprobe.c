@@ -860,11 +860,16 @@ static const char *kmark_type_conv(const struct kmark_karg *a)
 	bool ll = a->bits == 64;
 
 	switch (a->type) {
-	case KMARK_T_U: return ll ? "%llu" : "%u";
-	case KMARK_T_S: return ll ? "%lld" : "%d";
-	case KMARK_T_X: return ll ? "0x%llx" : "0x%x";
-	case KMARK_T_SYMBOL: return "%pS";
-	default: return "\"%s\"";
+	case KMARK_T_U:
+		return ll ? "%llu" : "%u";
+	case KMARK_T_S:
+		return ll ? "%lld" : "%d";
+	case KMARK_T_X:
+		return ll ? "0x%llx" : "0x%x";
+	case KMARK_T_SYMBOL:
+		return "%pS";
+	default:
+		return "\"%s\"";
 	}
 }
 
@@ -872,9 +877,12 @@ static const char *kmark_type_conv(const struct kmark_karg *a)
 static const char *kmark_type_name(const struct kmark_karg *a, char *buf)
 {
 	switch (a->type) {
-	case KMARK_T_STRING: return "string";
-	case KMARK_T_USTRING: return "ustring";
-	case KMARK_T_SYMBOL: return "symbol";
+	case KMARK_T_STRING:
+		return "string";
+	case KMARK_T_USTRING:
+		return "ustring";
+	case KMARK_T_SYMBOL:
+		return "symbol";
 	default:
 		sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
 			a->type == KMARK_T_S ? 's' : 'x', a->bits);
@@ -948,8 +956,9 @@ static int kmark_kprobe_build_format(struct kmark_kprobe *tk)
 			fl->size = sizeof(u32);
 			break;
 		case KMARK_T_SYMBOL:
+			/* As ftrace: an address, printed with %pS. */
 			fl->size = sizeof(long);
-			fl->type = "symbol";
+			fl->type = sizeof(long) == 8 ? "u64" : "u32";
 			break;
 		default:
 			fl->size = a->bits / 8;

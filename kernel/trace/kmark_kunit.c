@@ -396,6 +396,68 @@ static void kmark_test_format_file(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, want);
 }
 
+/* --- one record as text, with the loss notes before it ----------------------- */
+
+/*
+ * A record whose line does not fit: the loss notes before it stay, the line
+ * becomes a note (it was once wiped with them); with text before it in the
+ * buffer, nothing is written and the caller keeps the record for later.
+ */
+static void kmark_test_print_record(struct kunit *test)
+{
+	const char *err;
+	unsigned int pos;
+	struct kmark_marker *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	struct kmark_entry *e;
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 rec[64] = {};
+	struct seq_buf s;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	m->name = "kmark_kunit_long";
+	m->event = m->name;
+	m->format = "a=%-3000s b=%-3000s";
+	m->layout = kmark_parse_format(m->format, &err, &pos);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m->layout));
+	m->layout->fields[0].offset = KMARK_HDR_SIZE;
+	m->layout->fields[0].size = 4;
+	m->layout->fields[1].offset = KMARK_HDR_SIZE + 4;
+	m->layout->fields[1].size = 4;
+	m->layout->size = KMARK_HDR_SIZE + 8;
+	kmark_layout_finish(m->layout);
+	mutex_lock(&kmark_mutex);
+	ret = kmark_dynamic_alloc_id(m);
+	mutex_unlock(&kmark_mutex);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	e = (struct kmark_entry *)rec;
+	e->type = m->id;
+	e->pid = 1;
+	strscpy(e->comm, "init", sizeof(e->comm));
+	kmark_put_str(e, &m->layout->fields[0], rec + 32, "x", 1);
+	kmark_put_str(e, &m->layout->fields[1], rec + 34, "y", 1);
+
+	seq_buf_init(&s, buf, PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, kmark_print_record(&s, 1, 1000, e, 36, 5, 3));
+	seq_buf_str(&s);
+	KUNIT_EXPECT_STREQ(test, buf, "CPU:1 [LOST 5 EVENTS]\nCPU:1 [LOST 3 EVENTS]\n"
+			   "CPU:1 [EVENT TOO LONG TO PRINT]\n");
+
+	seq_buf_init(&s, buf, PAGE_SIZE);
+	seq_buf_puts(&s, "earlier line\n");
+	KUNIT_EXPECT_FALSE(test, kmark_print_record(&s, 1, 1000, e, 36, 5, 3));
+	seq_buf_str(&s);
+	KUNIT_EXPECT_STREQ(test, buf, "earlier line\n");
+
+	mutex_lock(&kmark_mutex);
+	kmark_dynamic_free_id(m);
+	mutex_unlock(&kmark_mutex);
+	synchronize_rcu();
+	kmark_free_layout(m->layout);
+}
+
 /* --- set_event parsing ------------------------------------------------------- */
 
 static const char * const kmark_ev_names[] = {
@@ -725,6 +787,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_layout),
 	KUNIT_CASE(kmark_test_bind_refuses),
 	KUNIT_CASE(kmark_test_format_file),
+	KUNIT_CASE(kmark_test_print_record),
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_set_event_rollback),
 	KUNIT_CASE(kmark_test_probe_api),

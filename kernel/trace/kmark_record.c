@@ -17,12 +17,15 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/unaligned.h>
 #include <asm/local.h>
 
@@ -102,8 +105,10 @@ void kmark_buffer_clear(void)
 	int cpu;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (kmark_buffer)
+	if (kmark_buffer) {
 		ring_buffer_reset(kmark_buffer);
+		kmark_batch_reset();	/* what was ready is gone */
+	}
 	for_each_possible_cpu(cpu) {
 		struct kmark_cpu_stats *st = per_cpu_ptr(&kmark_stats, cpu);
 		struct kmark_stats_base *b = per_cpu_ptr(&kmark_stats_base, cpu);
@@ -195,6 +200,8 @@ NOKPROBE_SYMBOL(kmark_reserve);
 void notrace kmark_commit(void)
 {
 	ring_buffer_unlock_commit(kmark_buffer);
+	if (unlikely(atomic_read(&kmark_readers)))
+		kmark_batch_event();
 }
 NOKPROBE_SYMBOL(kmark_commit);
 
@@ -224,6 +231,121 @@ void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 	kmark_commit();
 }
 NOKPROBE_SYMBOL(kmark_record_probe);
+
+/*
+ * Batched wakeups of trace_pipe readers. A blocked reader (read() or
+ * poll()) is woken when the batch is ready: read_delay_ms after the first
+ * event since the buffer was last drained, or at once when a CPU's buffer
+ * is buffer_percent full. Waking the reader per event made an idle
+ * system's trace its reader talking to itself: each wakeup is a context
+ * switch, which sched_switch records, which wakes the reader.
+ *
+ * kmark_readers counts the open trace_pipe files; only while it is
+ * non-zero does the recording path look at the batch. KMARK_BATCH_STARTED
+ * is set by the first event of a batch (the timer is armed from irq_work:
+ * the recording path may hold the runqueue lock), KMARK_BATCH_READY by the
+ * timer or the watermark; a reader that drains the buffer clears both.
+ */
+atomic_t kmark_readers;
+DECLARE_WAIT_QUEUE_HEAD(kmark_read_wq);
+/* The settings: written under kmark_mutex, read with READ_ONCE(). */
+unsigned int kmark_read_delay_ms = 50;
+unsigned int kmark_buffer_percent = 50;
+
+unsigned long kmark_batch;
+static struct hrtimer kmark_batch_timer;
+static struct irq_work kmark_batch_work;
+
+static enum hrtimer_restart kmark_batch_timeout(struct hrtimer *t)
+{
+	set_bit(KMARK_BATCH_READY, &kmark_batch);
+	wake_up_interruptible_all(&kmark_read_wq);
+	return HRTIMER_NORESTART;
+}
+
+static void kmark_batch_arm(void)
+{
+	hrtimer_start(&kmark_batch_timer,
+		      ms_to_ktime(READ_ONCE(kmark_read_delay_ms)),
+		      HRTIMER_MODE_REL);
+}
+
+static void kmark_batch_irq_work(struct irq_work *w)
+{
+	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+		wake_up_interruptible_all(&kmark_read_wq);
+	else
+		kmark_batch_arm();
+}
+
+/* Whether this CPU's buffer is buffer_percent full. */
+static bool notrace kmark_batch_full(struct trace_buffer *b, int cpu,
+				     unsigned int pct)
+{
+	size_t size = ring_buffer_size(b, cpu);
+
+	return ring_buffer_nr_dirty_pages(b, cpu) * PAGE_SIZE * 100 >=
+	       (size_t)pct * size;
+}
+
+/*
+ * The recording path, after a commit, while trace_pipe is open: start the
+ * batch or mark it ready. Preemption is off (a probe, or kprobe context).
+ */
+void notrace kmark_batch_event(void)
+{
+	unsigned int pct = READ_ONCE(kmark_buffer_percent);
+
+	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+		return;
+	if (!READ_ONCE(kmark_read_delay_ms) || !pct ||
+	    kmark_batch_full(kmark_buffer, smp_processor_id(), pct)) {
+		if (!test_and_set_bit(KMARK_BATCH_READY, &kmark_batch))
+			irq_work_queue(&kmark_batch_work);
+		return;
+	}
+	if (!test_and_set_bit(KMARK_BATCH_STARTED, &kmark_batch))
+		irq_work_queue(&kmark_batch_work);
+}
+NOKPROBE_SYMBOL(kmark_batch_event);
+
+/*
+ * A reader found nothing to read: the next batch begins. If events came in
+ * meanwhile (their first one saw the old batch), this one starts at once.
+ */
+void kmark_batch_reset(void)
+{
+	clear_bit(KMARK_BATCH_STARTED, &kmark_batch);
+	clear_bit(KMARK_BATCH_READY, &kmark_batch);
+	hrtimer_try_to_cancel(&kmark_batch_timer);
+	/*
+	 * Order the clearing before looking at the buffer: an event committed
+	 * before it saw STARTED set and armed nothing, so it is found here.
+	 */
+	smp_mb__after_atomic();
+	if (READ_ONCE(kmark_buffer) && !ring_buffer_empty(kmark_buffer))
+		kmark_batch_start();
+}
+
+/* Start a batch for events already in the buffer (none started it). */
+void kmark_batch_start(void)
+{
+	if (!READ_ONCE(kmark_read_delay_ms) || !READ_ONCE(kmark_buffer_percent)) {
+		set_bit(KMARK_BATCH_READY, &kmark_batch);
+		wake_up_interruptible_all(&kmark_read_wq);
+	} else if (!test_and_set_bit(KMARK_BATCH_STARTED, &kmark_batch)) {
+		kmark_batch_arm();
+	}
+}
+
+static int __init kmark_batch_init(void)
+{
+	hrtimer_init(&kmark_batch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	kmark_batch_timer.function = kmark_batch_timeout;
+	init_irq_work(&kmark_batch_work, kmark_batch_irq_work);
+	return 0;
+}
+early_initcall(kmark_batch_init);
 
 #ifndef CONFIG_TRACING
 /*

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
-plan 37
+plan 45
 reset_kmark
 echo > $K/kprobe_events
 
@@ -101,5 +101,36 @@ check_error "not on an instruction boundary (vfs_read+$off)" kprobe_events "p ^v
 expect_eq "failed writes added nothing" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
 printf 'p:one vfs_read\np:two no_such_function_xyz\n' >> $K/kprobe_events 2>/dev/null
 expect_eq "a write with one bad line adds none of its lines" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
+echo 'p bad_symbol_xyz' > $K/kprobe_events 2>/dev/null
+expect_eq "a failed '>' deletes nothing" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
+printf -- '-:dup\np:dup2 no_such_function_xyz\n' >> $K/kprobe_events 2>/dev/null
+expect_eq "a deletion in a failed write is not made" "$(cat $K/kprobe_events)" "p:kprobes/dup vfs_read+0"
+
+# kmark's own recording path, the ring buffer and its clock: refused.
+check_error "self-probe: the marker hit" kprobe_events 'p ^__kmark_hit' "kmark's recording path, the ring buffer and its clock cannot be probed"
+check_error "self-probe: the recorder" kprobe_events 'p ^kmark_record_probe' "kmark's recording path, the ring buffer and its clock cannot be probed"
+check_error "self-probe: the ring buffer" kprobe_events 'p ^ring_buffer_lock_reserve' "kmark's recording path, the ring buffer and its clock cannot be probed"
+
+# \$argN in a return probe is the argument the function was called with
+# (saved at entry, as ftrace does), not what is in the register at return.
+echo 'r:ra do_sys_openat2 dfd=$arg1:s32 ret=$retval:s32' > $K/kprobe_events
+echo kprobes/ra > $K/set_event
+cat /no/such/file 2>/dev/null
+echo > $K/set_event
+check "return probe: \$arg1 is the caller's dfd (-100), \$retval -ENOENT" \
+	grep -qE ': ra: \(.* <- do_sys_openat2\) dfd=-100 ret=-2$' $K/trace
+
+# Raw addresses (above LONG_MAX on both arches), from /proc/kallsyms.
+a=$(awk '$3 == "ksys_sync" { print $1; exit }' /proc/kallsyms)
+j=$(awk '$3 == "jiffies" { print $1; exit }' /proc/kallsyms)
+diag "ksys_sync at 0x$a, jiffies at 0x$j"
+echo > $K/trace
+echo "p:rawp 0x$a j=@0x$j:u32" > $K/kprobe_events
+expect_eq "a probe at a raw address" "$(cat $K/kprobe_events)" "p:kprobes/rawp 0x$a j=@0x$j:u32"
+echo kprobes/rawp > $K/set_event
+kmark-testprog sync 1
+echo > $K/set_event
+check "it fires, and @ADDR reads jiffies" \
+	grep -qE ': rawp: \(ksys_sync\+0x0/0x[0-9a-f]+\) j=[1-9][0-9]*$' $K/trace
 echo > $K/kprobe_events
 reset_kmark

@@ -31,6 +31,8 @@ const char *const usage_record =
 	"        events/: open it with 'trace-cmd report', KernelShark, or\n"
 	"        'kmark report'. Events sched_* are in system \"sched\", kprobe\n"
 	"        events in their group, other markers in system \"kmark\".\n"
+	"The text format reads trace_pipe (woken in batches: read_delay_ms);\n"
+	"dat reads each CPU's pages as they fill and drains them at the end.\n"
 	"A write error on FILE stops the recording (exit 1). Analyse FILE with\n"
 	"'kmark report' (either format).\n"
 	"\n"

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# typecheck.sh FLAVOUR: kmark()'s compile-time type check, in the built tree
+# of FLAVOUR: scripts/tests/typecheck/kmark_tc_bad.c (each site passes an
+# argument its format does not take) must fail with one -Wformat error per
+# site; kmark_tc_good.c must build without a warning. The files are copied
+# into kernel/trace/ for the build and removed after it. Prints "ok"/"not ok"
+# lines and "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+flavour=${1:?usage: typecheck.sh FLAVOUR}
+arch=$(kernel_arch "$(flavour_arch "$flavour")")
+out=$BUILD/$flavour
+tc=$top/scripts/tests/typecheck
+passed=0 failed=0
+res() {
+	if [ "$1" = 0 ]; then echo "ok - $2"; passed=$((passed + 1));
+	else echo "not ok - $2"; failed=$((failed + 1)); fi
+}
+cp "$tc"/kmark_tc_*.c "$SRC/kernel/trace/"
+trap 'rm -f "$SRC"/kernel/trace/kmark_tc_*.c "$out"/kernel/trace/kmark_tc_*.o' EXIT
+
+log=$out/typecheck-bad.log
+if make -C "$SRC" O="$out" ARCH="$arch" kernel/trace/kmark_tc_bad.o > "$log" 2>&1; then
+	res 1 "$flavour: kmark_tc_bad.c built: mismatched arguments were no error"
+else
+	res 0 "$flavour: kmark_tc_bad.c does not build"
+fi
+# Each error, with the notes after it, names the site it comes from.
+while read -r n line hit; do
+	if [ "$hit" = 1 ]; then
+		res 0 "$flavour: site TC-$n (line $line) is a build error"
+	else
+		res 1 "$flavour: site TC-$n (line $line) is no build error"
+	fi
+done < <(python3 - "$tc/kmark_tc_bad.c" "$log" <<'PY'
+import re, sys
+src, log = sys.argv[1], sys.argv[2]
+sites = {}
+for i, l in enumerate(open(src), 1):
+    m = re.search(r'TC-(\d+)', l)
+    if m:
+        sites[int(m.group(1))] = i
+hit, cur = set(), None
+for l in open(log, errors='replace'):
+    if re.search(r': error: ', l):
+        cur = True
+        m = re.search(r'kmark_tc_bad\.c:(\d+):', l)
+        if m:
+            hit.add(int(m.group(1)))
+        continue
+    if re.search(r': warning: ', l):
+        cur = None
+        continue
+    m = re.search(r'kmark_tc_bad\.c:(\d+):\d+: note:', l)
+    if cur and m:
+        hit.add(int(m.group(1)))
+for n in sorted(sites):
+    print(n, sites[n], 1 if sites[n] in hit else 0)
+PY
+)
+log=$out/typecheck-good.log
+if make -C "$SRC" O="$out" ARCH="$arch" kernel/trace/kmark_tc_good.o > "$log" 2>&1 &&
+   ! grep -qE 'warning:|error:' "$log"; then
+	res 0 "$flavour: kmark_tc_good.c builds without a warning (\"\", kmark_comm(), bit-field)"
+else
+	res 1 "$flavour: kmark_tc_good.c did not build cleanly"
+	grep -E 'warning:|error:' "$log" | head -n 5 | sed 's/^/# /'
+fi
+echo "$passed passed, $failed failed"

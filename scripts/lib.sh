@@ -3,7 +3,8 @@
 top=${top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$top/build}
 SRC=$BUILD/linux
-JOBS=${JOBS:-$(nproc)}
+# One job more than CPUs: a compile waiting on the disk or make leaves none idle.
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 
 info() { printf '  %-8s %s\n' "${INFO_TAG:-KMARK}" "$*" >&2; }
 die() { printf 'kmark: error: %s\n' "$*" >&2; exit 1; }

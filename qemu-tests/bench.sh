@@ -8,6 +8,7 @@
 K=/sys/kernel/debug/kmark
 T=/sys/kernel/debug/tracing
 N=${N:-200000} RUNS=${RUNS:-5} PP=${PP:-5000} FLOOD=${FLOOD:-1000000}
+IDLE=${IDLE:-3} LAT=${LAT:-50}
 [ -d $T ] || mount -t tracefs tracefs $T 2>/dev/null
 out() { echo "BENCH $*"; }
 # bench MODE: total ns of N calls, on CPU 0
@@ -86,4 +87,42 @@ echo > $K/set_event
 echo 1 > $T/events/kmark_bench/kmark_bench/enable
 flood ftrace_cat $T tracepoint cat $T/trace_pipe
 echo 0 > $T/events/kmark_bench/kmark_bench/enable
+
+# The idle reader: sched_switch only, 'cat trace_pipe' to a file for IDLE s;
+# how many of the recorded switches are the reader's own.
+idle() {	# idle NAME DIR
+	clear_bufs
+	timeout "$IDLE" cat "$2"/trace_pipe > /tmp/idle.txt
+	out "idle.$1.own" "$(grep -c 'sched_switch: prev_comm=cat ' /tmp/idle.txt)"
+	out "idle.$1.all" "$(grep -c 'sched_switch: ' /tmp/idle.txt)"
+	out "idle.$1.ms" $((IDLE * 1000))
+}
+echo sched_switch > $K/set_event
+idle kmark $K
+echo 0 > $K/read_delay_ms
+idle kmark_per_event $K
+echo 50 > $K/read_delay_ms
+echo > $K/set_event
+echo 1 > $T/events/sched/sched_switch/enable
+idle ftrace $T
+echo 0 > $T/events/sched/sched_switch/enable
+
+# Latency: LAT events (sys_sync; ftrace: a kprobe event of that name on
+# ksys_sync) fired while the reader blocks; from before sync() to the line.
+latency() {	# latency NAME DIR
+	clear_bufs
+	for kv in $(kmark-testprog latency "$2"/trace_pipe "$LAT"); do
+		case "$kv" in
+		*_us=*) out "lat.$1.${kv%%=*}" "${kv#*=}" ;;
+		esac
+	done
+}
+echo sys_sync > $K/set_event
+latency kmark $K
+echo > $K/set_event
+echo 'p:sys_sync ksys_sync' > $T/kprobe_events
+echo 1 > $T/events/kprobes/sys_sync/enable
+latency ftrace $T
+echo 0 > $T/events/kprobes/sys_sync/enable
+echo > $T/kprobe_events
 out done 1

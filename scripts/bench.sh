@@ -14,9 +14,9 @@ quick=${QUICK:-0}
 out=$BUILD/bench
 mkdir -p "$out"
 if [ "$quick" = 1 ]; then
-	env='N=20000 RUNS=1 PP=500 FLOOD=100000'
+	env='N=20000 RUNS=1 PP=500 FLOOD=100000 IDLE=2 LAT=20'
 else
-	env='N=200000 RUNS=5 PP=5000 FLOOD=1000000'
+	env='N=200000 RUNS=5 PP=5000 FLOOD=1000000 IDLE=5 LAT=100'
 fi
 
 "$top/scripts/setup.sh"
@@ -42,7 +42,7 @@ awk '/<kmark_bench_marker>:$/ { p = 1 } p && /^$/ { exit } p' "$out/vmlinux.dis"
 rm -f "$out/vmlinux.dis"
 # kmark's run-time objects (not its KUnit tests or this bench facility).
 (cd "$BUILD/x86_64/kernel/trace" && size kmark.o kmark_record.o \
-	kmark_output.o kmark_fs.o kmark_kprobe.o) > "$out/objsize.txt"
+	kmark_output.o kmark_fs.o kmark_filter.o kmark_kprobe.o) > "$out/objsize.txt"
 # What a build holds: code (the sizes of all functions: .text itself is
 # padded to 2 MiB on x86_64), read-only data and data.
 vmsize() {

@@ -64,6 +64,9 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 fi
 
 list=$out/initramfs.list
+(cd "$top" && python3 qemu-tests/doc_commands.py README.md \
+	Documentation/trace/kmark.rst) > "$out/doc-commands.sh.new"
+mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 {
 	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root \
 		 /etc /tests /lib; do

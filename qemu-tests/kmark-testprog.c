@@ -230,6 +230,7 @@ static void kstate(char *out, size_t size)
 {
 	static const char * const files[] = {
 		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
+		"events/sched_switch/filter", "events/kprobes/fa/filter",
 	};
 	char path[512];
 	DIR *d;
@@ -547,8 +548,10 @@ static int latency(const char *path, int n)
 	}
 	waitpid(child, NULL, 0);
 	qsort(lat, n, sizeof(*lat), cmp_ll);
-	printf("n=%d max_ms=%lld median_ms=%lld\n", n, lat[n - 1] / 1000000,
-	       lat[n / 2] / 1000000);
+	printf("n=%d max_ms=%lld median_ms=%lld min_us=%lld p50_us=%lld p90_us=%lld p99_us=%lld max_us=%lld\n",
+	       n, lat[n - 1] / 1000000, lat[n / 2] / 1000000, lat[0] / 1000,
+	       lat[n / 2] / 1000, lat[n * 9 / 10] / 1000,
+	       lat[n * 99 / 100] / 1000, lat[n - 1] / 1000);
 	return 0;
 }
 

@@ -53,7 +53,7 @@ count "$logdir/scripts.log" "scripts tests"
 # guest FLAVOUR: boot the check guest and parse its log (in the background
 # while the next kernel builds: a single-threaded guest leaves a core free).
 guest() {
-	local flavour=$1 dirs=test.d skip= args topics=() t d log rc
+	local flavour=$1 dirs=test.d skip= args topics=() t d log rc extra
 	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
 	# without them, so that their first test finds no buffer allocated
 	# yet (and drives its allocation through failures).
@@ -65,18 +65,22 @@ guest() {
 	# (60-toggle-stress patches static keys: no patching here, and the
 	# storm toggles concurrently; 72 is the parser, as on the others.)
 	*-stress) dirs="test.d stress.d"; args=
-		skip="60-toggle-stress 72-kprobe-syntax-errors 85-trace-dat" ;;
+		skip="60-toggle-stress 72-kprobe-syntax-errors 85-trace-dat 15-doc-commands" ;;
 	*) args= ;;
 	esac
+	# test.d/15-doc-commands is made from the documents by mkinitramfs.sh.
 	for d in $dirs; do
-		for t in "$top"/qemu-tests/$d/*.sh; do
+		extra=
+		[ "$d" != test.d ] || extra=15-doc-commands.sh
+		for t in "$top"/qemu-tests/$d/*.sh $extra; do
 			t=$(basename "$t" .sh)
 			case " $skip " in *" $t "*) continue ;; esac
 			topics+=(--expect-guest "$t")
 		done
 	done
 	log=$logdir/$flavour.log
-	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat"
+	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat" \
+		"$logdir/$flavour"-lockdown-*
 	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs TESTSKIP="$skip" \
 		KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
 		"$top/scripts/boot.sh" "$flavour" check \
@@ -96,11 +100,25 @@ guest() {
 		python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
 			> "$logdir/$flavour.dat" 2>&1 ;;
 	esac
+	# x86_64 has the lockdown LSM: two short boots locked down.
+	[ "$flavour" = x86_64 ] || return 0
+	for level in integrity confidentiality; do
+		log=$logdir/$flavour-lockdown-$level.log
+		rm -f "$log"
+		LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=lockdown.d \
+			KERNEL_ARGS="lockdown=$level kmark_kprobe=p:lockp,ksys_sync" \
+			"$top/scripts/boot.sh" "$flavour" check \
+			2> "$logdir/$flavour-lockdown-$level.boot"
+		python3 "$top/qemu-tests/ktap.py" "$flavour-lockdown-$level" "$log" \
+			--expect-suite kmark --expect-guest 10-lockdown \
+			> "$logdir/$flavour-lockdown-$level.result"
+	done
 }
 
 report() {
 	local flavour=$1 f
-	for f in "$logdir/$flavour.result" "$logdir/$flavour.dat"; do
+	for f in "$logdir/$flavour.result" "$logdir/$flavour.dat" \
+		 "$logdir/$flavour"-lockdown-*.result; do
 		[ -f "$f" ] || continue
 		grep -v '^\[.*\] ok ' "$f" || true
 		count "$f" "$flavour $(basename "$f")"

@@ -80,13 +80,15 @@ mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 	for f in "$top"/qemu-tests/*.sh; do
 		echo "file /tests/$(basename "$f") $f 0755 0 0"
 	done
-	for d in test.d stress.d; do
+	for d in test.d stress.d lockdown.d; do
 		[ -d "$top/qemu-tests/$d" ] || continue
 		echo "dir /tests/$d 0755 0 0"
 		for f in "$top"/qemu-tests/$d/*.sh; do
 			echo "file /tests/$d/$(basename "$f") $f 0755 0 0"
 		done
 	done
+	# The documents' guest commands, as a test (qemu-tests/doc_commands.py).
+	echo "file /tests/test.d/15-doc-commands.sh $out/doc-commands.sh 0755 0 0"
 	echo "file /bin/kmark-testprog $testprog 0755 0 0"
 	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"

@@ -394,6 +394,18 @@ struct kmark_marker *kmark_find_marker(const char *name)
 	return NULL;
 }
 
+/* Caller holds rcu_read_lock(); the marker lives until it is unlocked. */
+struct kmark_marker *kmark_marker_by_name_rcu(const char *name)
+{
+	struct kmark_marker *m;
+	unsigned long id;
+
+	xa_for_each(&kmark_ids, id, m)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
 /* Caller holds rcu_read_lock() (or preemption off) or kmark_mutex. */
 struct kmark_marker *kmark_marker_by_id(u16 id)
 {

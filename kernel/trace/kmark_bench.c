@@ -17,7 +17,6 @@
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
-#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -25,6 +24,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <trace/kmark.h>
+
+#include "kmark_internal.h"
 
 #ifdef CONFIG_TRACING
 #define CREATE_TRACE_POINTS
@@ -124,12 +125,9 @@ static const struct file_operations kmark_bench_fops = {
 
 static int __init kmark_bench_init(void)
 {
-	struct dentry *dir = debugfs_lookup("kmark", NULL);
-
-	if (IS_ERR_OR_NULL(dir))
+	if (!kmark_top.d[KMARK_DEBUGFS])
 		return -ENODEV;
-	debugfs_create_file("bench", 0600, dir, NULL, &kmark_bench_fops);
-	dput(dir);
-	return 0;
+	return kmark_fs_file("bench", 0600, &kmark_top, NULL,
+			     &kmark_bench_fops);
 }
 late_initcall(kmark_bench_init);

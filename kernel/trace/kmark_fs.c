@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmark: the control files in /sys/kernel/debug/kmark/.
+ * kmark: the control files in /sys/kernel/debug/kmark/ and, when the
+ * kernel has tracefs, the same files in /sys/kernel/tracing/kmark/.
  *
  *   tracing_on         1/0: record or not (markers stay armed)
  *   available_markers  "name format", one per line
@@ -12,6 +13,8 @@
  *   buffer_size_kb     per-CPU buffer size, resizable while tracing
  *   per_cpu/cpuN/stats entries, overrun, bytes, dropped, read, written
  *   error_log          the last errors, ftrace's format; "> error_log" clears
+ *   trace_marker       a write records its text (tracing_mark_write)
+ *   events/NAME/       format, id, filter of each event
  *   README             short help
  *
  * Writes follow ftrace's semantics, with one difference: a command that
@@ -29,6 +32,7 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/tracefs.h>
 #include <linux/uaccess.h>
 #include <asm/local.h>
 
@@ -148,6 +152,129 @@ static int kmark_open_check(void)
 {
 	return security_locked_down(LOCKDOWN_TRACEFS);
 }
+
+/*
+ * kmark's directory exists twice, with the same files and the same code:
+ * in debugfs (/sys/kernel/debug/kmark) and, when the kernel has tracefs,
+ * in tracefs (/sys/kernel/tracing/kmark). lockdown=integrity makes debugfs
+ * refuse every writable file (LOCKDOWN_DEBUGFS) but leaves tracefs alone,
+ * as it does for ftrace; lockdown=confidentiality refuses both, at open
+ * (kmark_open_check()) and, for tracefs, already at creation.
+ *
+ * No file's private data points at anything that can be freed, and no
+ * removal waits for a file's users (tracefs never does; debugfs files are
+ * made _unsafe): the files of events/NAME/ find their event by name, so
+ * they may take kmark_mutex, under which their directory is removed.
+ */
+static struct dentry *kmark_fs_mkdir(int fs, const char *name,
+				     struct dentry *parent)
+{
+	struct dentry *d = NULL;
+
+	if (fs == KMARK_DEBUGFS)
+		d = debugfs_create_dir(name, parent);
+#ifdef CONFIG_TRACING
+	else
+		d = tracefs_create_dir(name, parent);
+#endif
+	return IS_ERR(d) ? NULL : d;
+}
+
+static void kmark_fs_rm(int fs, struct dentry *d)
+{
+	if (fs == KMARK_DEBUGFS)
+		debugfs_remove(d);
+#ifdef CONFIG_TRACING
+	else
+		tracefs_remove(d);
+#endif
+}
+
+/**
+ * kmark_fs_dir - a directory in each of kmark's two trees
+ * @name:	its name
+ * @parent:	where, or NULL for the top of debugfs and tracefs
+ * @dir:	gets the new directories
+ *
+ * A tree whose @parent is missing (no tracefs, or tracefs refused at boot)
+ * is skipped.
+ *
+ * Return: 0, or -ENOMEM with nothing created.
+ */
+int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
+		 struct kmark_dir *dir)
+{
+	int fs;
+
+	for (fs = 0; fs < KMARK_NR_FS; fs++) {
+		dir->d[fs] = NULL;
+		if (parent && !parent->d[fs])
+			continue;
+		dir->d[fs] = kmark_fs_mkdir(fs, name,
+					    parent ? parent->d[fs] : NULL);
+		if (!dir->d[fs] && (parent || fs == KMARK_DEBUGFS)) {
+			kmark_fs_remove(dir);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * kmark_fs_file - a file in each of kmark's two trees
+ * @name:	its name
+ * @mode:	its mode
+ * @parent:	the directories it goes in
+ * @data:	its inode's i_private: never freed while the file exists
+ * @fops:	what it does
+ *
+ * Return: 0, or -ENOMEM with nothing created.
+ */
+int kmark_fs_file(const char *name, umode_t mode,
+		  const struct kmark_dir *parent, void *data,
+		  const struct file_operations *fops)
+{
+	struct dentry *f[KMARK_NR_FS] = { };
+	int fs;
+
+	for (fs = 0; fs < KMARK_NR_FS; fs++) {
+		if (!parent->d[fs])
+			continue;
+		/*
+		 * _unsafe: debugfs_remove() does not wait for the file's
+		 * users, as tracefs does not; the files are written for that.
+		 */
+		if (fs == KMARK_DEBUGFS)
+			f[fs] = debugfs_create_file_unsafe(name, mode,
+							   parent->d[fs], data,
+							   fops);
+#ifdef CONFIG_TRACING
+		else
+			f[fs] = tracefs_create_file(name, mode, parent->d[fs],
+						    data, fops);
+#endif
+		if (IS_ERR_OR_NULL(f[fs])) {
+			while (fs--)
+				kmark_fs_rm(fs, f[fs]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Remove @dir and everything in it from both trees. */
+void kmark_fs_remove(struct kmark_dir *dir)
+{
+	int fs;
+
+	for (fs = 0; fs < KMARK_NR_FS; fs++) {
+		kmark_fs_rm(fs, dir->d[fs]);
+		dir->d[fs] = NULL;
+	}
+}
+
+/* kmark's top directory in both trees; set once at boot. */
+struct kmark_dir kmark_top;
 
 /* A user's text command: at most a page, NUL-terminated. */
 static char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
@@ -1017,7 +1144,18 @@ static const struct file_operations kmark_raw_fops = {
 
 /* --- events/: the binary format -------------------------------------------- */
 
-static struct dentry *kmark_events_dir;
+/*
+ * events/ in both trees, and its group directories (events/GROUP/ for
+ * "GROUP/EVENT" names, kept once made); under kmark_mutex.
+ */
+static struct kmark_dir kmark_events_dir;
+static LIST_HEAD(kmark_groups);
+
+struct kmark_group {
+	struct list_head list;
+	struct kmark_dir dir;
+	char name[];
+};
 
 /* A mirror of ring_buffer.c's struct buffer_data_page, for header_page. */
 struct kmark_rb_page {
@@ -1065,57 +1203,54 @@ static int kmark_header_event_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/**
- * struct kmark_event_dir - events/NAME/ and the event it shows
- * @dentry:	the directory
- * @m:		the event; RCU, written under kmark_mutex
- *
- * The directory outlives a kprobe event replaced by one of the same name
- * in one kprobe_events write: it is pointed at the new event, so that the
- * write needs no new directory for it (creating one can fail, and the
- * write must then change nothing).
- */
-struct kmark_event_dir {
-	struct dentry *dentry;
-	struct kmark_marker __rcu *m;
-};
-
 /*
- * events/NAME/format and id read their event under RCU: what they read
- * never changes while the event exists, and an event is freed only after
- * a grace period once it is out of its directory.
+ * The event a file of events/NAME/ is for, found by the file's directory
+ * names, under RCU (markers are freed a grace period after they leave
+ * kmark_ids) or kmark_mutex; NULL once the event is gone. The files hold
+ * no pointer to it: their directory is removed without waiting for them.
  */
+static struct kmark_marker *kmark_file_event(const struct file *file)
+{
+	struct dentry *d = file->f_path.dentry->d_parent;
+	char name[KMARK_NAME_MAX];
+	int fs;
+
+	snprintf(name, sizeof(name), "%pd2", d);
+	for (fs = 0; fs < KMARK_NR_FS; fs++)
+		if (d->d_parent == kmark_events_dir.d[fs])
+			snprintf(name, sizeof(name), "%pd", d);
+	return kmark_marker_by_name_rcu(name);
+}
+
 static int kmark_format_show(struct seq_file *sf, void *v)
 {
-	struct kmark_event_dir *ed = sf->private;
-	struct kmark_marker *m;
 	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	struct kmark_marker *m;
 	struct seq_buf s;
 
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, PAGE_SIZE);
 	rcu_read_lock();
-	m = rcu_dereference(ed->m);
+	m = kmark_file_event(sf->file);
 	if (m)
 		kmark_print_format(&s, m);
 	rcu_read_unlock();
 	seq_write(sf, buf, seq_buf_used(&s));
 	kfree(buf);
-	return 0;
+	return m ? 0 : -ENODEV;
 }
 
 static int kmark_id_show(struct seq_file *sf, void *v)
 {
-	struct kmark_event_dir *ed = sf->private;
 	struct kmark_marker *m;
 
 	rcu_read_lock();
-	m = rcu_dereference(ed->m);
+	m = kmark_file_event(sf->file);
 	if (m)
 		seq_printf(sf, "%u\n", m->id);
 	rcu_read_unlock();
-	return 0;
+	return m ? 0 : -ENODEV;
 }
 
 #define KMARK_SHOW_FOPS(_name)						\
@@ -1138,8 +1273,105 @@ KMARK_SHOW_FOPS(kmark_header_event);
 KMARK_SHOW_FOPS(kmark_format);
 KMARK_SHOW_FOPS(kmark_id);
 
+/*
+ * events/NAME/filter: reads "none" or the filter as written; a write
+ * replaces it ("0" or nothing clears it); one that does not parse changes
+ * nothing and explains itself in error_log.
+ */
+static ssize_t kmark_filter_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct kmark_marker *m;
+	struct kmark_filter *flt;
+	ssize_t ret;
+	char *buf;
+
+	buf = kmalloc(KMARK_FILTER_TEXT_MAX + 2, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rcu_read_lock();
+	m = kmark_file_event(file);
+	flt = m ? rcu_dereference(m->filter) : NULL;
+	snprintf(buf, KMARK_FILTER_TEXT_MAX + 2, "%s\n",
+		 flt ? kmark_filter_text(flt) : "none");
+	rcu_read_unlock();
+	ret = m ? simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf)) :
+		  -ENODEV;
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t kmark_filter_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct kmark_filter *flt = NULL;
+	struct kmark_marker *m;
+	unsigned int pos = 0;
+	const char *err;
+	char *text, *t;
+	int ret = 0;
+
+	if (cnt > KMARK_FILTER_TEXT_MAX) {
+		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
+		return -E2BIG;
+	}
+	text = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	t = strim(text);
+	mutex_lock(&kmark_mutex);
+	m = kmark_file_event(file);
+	if (!m) {
+		ret = -ENODEV;
+	} else if (*t && strcmp(t, "0")) {
+		flt = kmark_filter_compile(m->layout, t, &err, &pos);
+		if (IS_ERR(flt)) {
+			ret = PTR_ERR(flt);
+			kmark_log_err(t, pos, err);
+		}
+	}
+	if (!ret)
+		kmark_filter_set(m, flt);
+	mutex_unlock(&kmark_mutex);
+	kfree(text);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_filter_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_filter_read,
+	.write = kmark_filter_write,
+	.llseek = default_llseek,
+};
+
+/* events/GROUP/, made if need be; NULL when out of memory. */
+static struct kmark_group *kmark_group_get(const char *name, size_t len,
+					   bool *made)
+{
+	struct kmark_group *g;
+
+	*made = false;
+	list_for_each_entry(g, &kmark_groups, list)
+		if (strlen(g->name) == len && !strncmp(g->name, name, len))
+			return g;
+	g = kzalloc(struct_size(g, name, len + 1), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	memcpy(g->name, name, len);
+	if (kmark_fs_dir(g->name, &kmark_events_dir, &g->dir)) {
+		kfree(g);
+		return NULL;
+	}
+	list_add_tail(&g->list, &kmark_groups);
+	*made = true;
+	return g;
+}
+
 /**
- * kmark_event_dir_create - events/NAME/ for an event
+ * kmark_event_dir_create - events/NAME/ for an event, in both trees
  * @m:	the event ("GROUP/EVENT" names get events/GROUP/EVENT/)
  *
  * Called under kmark_mutex, for each marker once the events directory
@@ -1151,77 +1383,63 @@ KMARK_SHOW_FOPS(kmark_id);
 int kmark_event_dir_create(struct kmark_marker *m)
 {
 	const char *slash = strchr(m->name, '/');
-	struct dentry *parent = kmark_events_dir, *dir, *f;
-	struct dentry *new_group = NULL;
-	struct kmark_event_dir *ed;
+	const struct kmark_dir *parent = &kmark_events_dir;
+	struct kmark_group *group = NULL;
+	struct kmark_dir *ed;
+	bool made = false;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (!parent || m->edir)
+	if (!kmark_events_dir.d[KMARK_DEBUGFS] || m->edir)
 		return 0;
 	ed = kzalloc(sizeof(*ed), GFP_KERNEL);
 	if (!ed)
 		return -ENOMEM;
 	if (slash) {
-		char group[KMARK_NAME_MAX];
-
-		strscpy(group, m->name, min_t(size_t, sizeof(group),
-					      slash - m->name + 1));
-		parent = debugfs_lookup(group, kmark_events_dir);
-		if (!parent) {
-			parent = debugfs_create_dir(group, kmark_events_dir);
-			if (IS_ERR(parent))
-				goto nomem;
-			new_group = parent;
-			dget(parent);
-		}
+		group = kmark_group_get(m->name, slash - m->name, &made);
+		if (!group)
+			goto nomem;
+		parent = &group->dir;
 	}
-	dir = debugfs_create_dir(m->event, parent);
-	if (slash)
-		dput(parent);
-	if (IS_ERR(dir))
+	if (kmark_fs_dir(m->event, parent, ed))
 		goto nomem_group;
-	ed->dentry = dir;
-	rcu_assign_pointer(ed->m, m);
-	f = debugfs_create_file("format", 0400, dir, ed, &kmark_format_fops);
-	if (IS_ERR(f))
-		goto nomem_dir;
-	f = debugfs_create_file("id", 0400, dir, ed, &kmark_id_fops);
-	if (IS_ERR(f))
+	if (kmark_fs_file("format", 0400, ed, NULL, &kmark_format_fops) ||
+	    kmark_fs_file("id", 0400, ed, NULL, &kmark_id_fops) ||
+	    kmark_fs_file("filter", 0600, ed, NULL, &kmark_filter_fops))
 		goto nomem_dir;
 	m->edir = ed;
 	return 0;
 nomem_dir:
-	debugfs_remove(dir);
+	kmark_fs_remove(ed);
 nomem_group:
-	debugfs_remove(new_group);	/* a group made for this event only */
+	if (made) {	/* a group made for this event only */
+		list_del(&group->list);
+		kmark_fs_remove(&group->dir);
+		kfree(group);
+	}
 nomem:
 	kfree(ed);
 	return -ENOMEM;
 }
 
-/* Point @from's events/NAME/ at @to (same name); under kmark_mutex. */
+/*
+ * Give @from's events/NAME/ to @to (same name); under kmark_mutex. The
+ * files find their event by name, so they show @to from now on.
+ */
 void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to)
 {
 	lockdep_assert_held(&kmark_mutex);
 	to->edir = from->edir;
 	from->edir = NULL;
-	if (to->edir)
-		rcu_assign_pointer(to->edir->m, to);
 }
 
-/*
- * Remove events/NAME/; waits for its files' readers (they take no kmark
- * lock, so holding kmark_mutex here is safe). Under kmark_mutex.
- */
+/* Remove events/NAME/ (its open files fail from now on). Under kmark_mutex. */
 void kmark_event_dir_remove(struct kmark_marker *m)
 {
-	struct kmark_event_dir *ed = m->edir;
-
 	lockdep_assert_held(&kmark_mutex);
-	if (!ed)
+	if (!m->edir)
 		return;
-	debugfs_remove(ed->dentry);
-	kfree(ed);
+	kmark_fs_remove(m->edir);
+	kfree(m->edir);
 	m->edir = NULL;
 }
 
@@ -1281,6 +1499,108 @@ static const struct file_operations kmark_stats_fops = {
 	.release = single_release,
 };
 
+/* --- trace_marker ------------------------------------------------------------ */
+
+/*
+ * trace_marker: each write records its text as a tracing_mark_write event
+ * with the writer's task, pid, CPU and flags (ftrace's habit; Perfetto
+ * draws atrace's "B|pid|name" and "E|pid" lines from it as slices); one
+ * trailing newline is dropped. As ftrace's, a longer write than an event
+ * holds records what it holds and returns that (a partial write: the
+ * writer goes on with the rest); ftrace's limit is 4096 bytes, kmark's
+ * 3968 (its text line must fit in a page) or less when a ring-buffer page
+ * holds less,
+ * and a write while tracing_on is 0 fails with EBADF. It records whenever
+ * tracing is on, so the event is in neither available_markers nor
+ * set_event; events/tracing_mark_write/ has its format and its filter.
+ */
+/* ftrace's 4096, less room for the text line's prefix (a line is a page). */
+#define KMARK_MARKER_MAX	(PAGE_SIZE - 128)
+
+static struct kmark_marker *kmark_mark_write;
+
+static int __init kmark_mark_write_init(void)
+{
+	struct kmark_marker *m;
+	const char *err;
+	unsigned int pos;
+	int ret;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->name = "tracing_mark_write";
+	m->event = m->name;
+	m->format = "%s";
+	m->layout = kmark_parse_format(m->format, &err, &pos);
+	if (IS_ERR(m->layout)) {
+		kfree(m);
+		return -ENOMEM;
+	}
+	/* ftrace's print event calls it buf; its slot is a pointer wide. */
+	strscpy(m->layout->fields[0].name, "buf");
+	m->layout->fields[0].offset = KMARK_HDR_SIZE;
+	m->layout->fields[0].size = sizeof(u32);
+	m->layout->size = KMARK_HDR_SIZE + sizeof(void *);
+	kmark_layout_finish(m->layout);
+	mutex_lock(&kmark_mutex);
+	ret = kmark_dynamic_alloc_id(m);
+	mutex_unlock(&kmark_mutex);
+	if (ret) {
+		kmark_free_layout(m->layout);
+		kfree(m);
+		return ret;
+	}
+	kmark_mark_write = m;
+	return 0;
+}
+
+static ssize_t kmark_trace_marker_write(struct file *file,
+					const char __user *ubuf, size_t cnt,
+					loff_t *ppos)
+{
+	struct kmark_marker *m = kmark_mark_write;
+	struct trace_buffer *b;
+	size_t max, len;
+	char *text;
+	int ret;
+
+	if (!m)
+		return -ENODEV;
+	if ((ssize_t)cnt < 0)
+		return -EINVAL;
+	b = READ_ONCE(kmark_buffer);
+	if (!b) {
+		mutex_lock(&kmark_mutex);
+		ret = kmark_buffer_ensure();
+		b = kmark_buffer;
+		mutex_unlock(&kmark_mutex);
+		if (ret)
+			return ret;
+	}
+	max = min_t(size_t, KMARK_MARKER_MAX,
+		    ring_buffer_max_event_size(b) - m->layout->size - 1);
+	cnt = min(cnt, max);
+	text = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	len = strnlen(text, cnt);
+	if (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	ret = kmark_record_text(m, text, len);
+	kfree(text);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_trace_marker_fops = {
+	.open = kmark_simple_open,
+	.write = kmark_trace_marker_write,
+	.llseek = noop_llseek,
+};
+
 /* --- README ---------------------------------------------------------------- */
 
 static const char kmark_readme[] =
@@ -1303,9 +1623,13 @@ static const char kmark_readme[] =
 	"\t\t\t  trace_pipe_raw readers wait for it, as ftrace's\n"
 	"  per_cpu/cpuN/trace_pipe_raw - ring-buffer pages (ftrace's format)\n"
 	"  events/NAME/format\t- the record layout of each event\n"
+	"  events/NAME/filter\t- record only what matches, ftrace's grammar:\n"
+	"\t\t\t  echo 'prev_pid == 1 || next_comm ~ \"k*\"' > filter\n"
+	"\t\t\t  echo 0 > filter                   clear it\n"
 	"  trace\t\t\t- read events without consuming; 'echo > trace' clears\n"
 	"  buffer_size_kb\t- ring buffer size per CPU, in KiB\n"
 	"  per_cpu/cpuN/stats\t- entries, overrun, dropped, read, written\n"
+	"  trace_marker\t\t- write text to record it: tracing_mark_write\n"
 	"  error_log\t\t- last errors with the command and a caret;\n"
 	"\t\t\t  'echo > error_log' clears it\n\n"
 	"  Lost events show in trace_pipe as 'CPU:N [LOST M EVENTS]'.\n"
@@ -1326,55 +1650,76 @@ static const struct file_operations kmark_readme_fops = {
 
 /* --- the directory ----------------------------------------------------------- */
 
+struct kmark_top_file {
+	const char *name;
+	umode_t mode;
+	void *data;
+	const struct file_operations *fops;
+};
+
+static const struct kmark_top_file kmark_top_files[] __initconst = {
+	{ "tracing_on", 0600, NULL, &kmark_tracing_on_fops },
+	{ "available_markers", 0400, NULL, &kmark_available_fops },
+	{ "set_event", 0600, NULL, &kmark_set_event_fops },
+	{ "trace_pipe", 0400, NULL, &kmark_pipe_fops },
+	{ "trace", 0600, NULL, &kmark_trace_fops },
+	{ "buffer_size_kb", 0600, NULL, &kmark_buffer_kb_fops },
+	{ "error_log", 0600, NULL, &kmark_err_log_fops },
+	{ "read_delay_ms", 0600, (void *)&kmark_read_delay_setting,
+	  &kmark_uint_fops },
+	{ "buffer_percent", 0600, (void *)&kmark_buffer_percent_setting,
+	  &kmark_uint_fops },
+	{ "trace_marker", 0200, NULL, &kmark_trace_marker_fops },
+	{ "README", 0400, NULL, &kmark_readme_fops },
+};
+
 static int __init kmark_fs_init(void)
 {
-	struct dentry *dir, *pcpu, *events;
+	struct kmark_dir pcpu, d;
 	struct kmark_marker *m;
 	char name[16];
 	long cpu;
+	int i;
 
 	kmark_dropped_seen = kcalloc(nr_cpu_ids, sizeof(*kmark_dropped_seen),
 				     GFP_KERNEL);
 	if (!kmark_dropped_seen)
 		return -ENOMEM;
-	dir = debugfs_create_dir("kmark", NULL);
-	debugfs_create_file("tracing_on", 0600, dir, NULL, &kmark_tracing_on_fops);
-	debugfs_create_file("available_markers", 0400, dir, NULL,
-			    &kmark_available_fops);
-	debugfs_create_file("set_event", 0600, dir, NULL, &kmark_set_event_fops);
-	debugfs_create_file("trace_pipe", 0400, dir, NULL, &kmark_pipe_fops);
-	debugfs_create_file("trace", 0600, dir, NULL, &kmark_trace_fops);
-	debugfs_create_file("buffer_size_kb", 0600, dir, NULL,
-			    &kmark_buffer_kb_fops);
-	debugfs_create_file("error_log", 0600, dir, NULL, &kmark_err_log_fops);
-	debugfs_create_file("read_delay_ms", 0600, dir,
-			    (void *)&kmark_read_delay_setting, &kmark_uint_fops);
-	debugfs_create_file("buffer_percent", 0600, dir,
-			    (void *)&kmark_buffer_percent_setting,
-			    &kmark_uint_fops);
-	debugfs_create_file("README", 0400, dir, NULL, &kmark_readme_fops);
-	kmark_kprobe_create_files(dir);
-	pcpu = debugfs_create_dir("per_cpu", dir);
-	for_each_possible_cpu(cpu) {
-		struct dentry *d;
-
-		snprintf(name, sizeof(name), "cpu%ld", cpu);
-		d = debugfs_create_dir(name, pcpu);
-		debugfs_create_file("stats", 0400, d, (void *)cpu,
-				    &kmark_stats_fops);
-		debugfs_create_file("trace_pipe_raw", 0400, d, (void *)cpu,
-				    &kmark_raw_fops);
+	/* Boot-time allocations: a failure leaves a file out, as debugfs'. */
+	if (kmark_mark_write_init())
+		pr_warn("no trace_marker: out of memory\n");
+	if (kmark_fs_dir("kmark", NULL, &kmark_top))
+		return -ENOMEM;
+	if (!kmark_top.d[KMARK_TRACEFS])
+		pr_info("no /sys/kernel/tracing/kmark (no tracefs, or locked down)\n");
+	for (i = 0; i < ARRAY_SIZE(kmark_top_files); i++)
+		kmark_fs_file(kmark_top_files[i].name, kmark_top_files[i].mode,
+			      &kmark_top, kmark_top_files[i].data,
+			      kmark_top_files[i].fops);
+	kmark_kprobe_create_files(&kmark_top);
+	if (!kmark_fs_dir("per_cpu", &kmark_top, &pcpu)) {
+		for_each_possible_cpu(cpu) {
+			snprintf(name, sizeof(name), "cpu%ld", cpu);
+			if (kmark_fs_dir(name, &pcpu, &d))
+				continue;
+			kmark_fs_file("stats", 0400, &d, (void *)cpu,
+				      &kmark_stats_fops);
+			kmark_fs_file("trace_pipe_raw", 0400, &d, (void *)cpu,
+				      &kmark_raw_fops);
+		}
 	}
-	events = debugfs_create_dir("events", dir);
-	debugfs_create_file("header_page", 0400, events, NULL,
-			    &kmark_header_page_fops);
-	debugfs_create_file("header_event", 0400, events, NULL,
-			    &kmark_header_event_fops);
+	if (kmark_fs_dir("events", &kmark_top, &d))
+		return -ENOMEM;
+	kmark_fs_file("header_page", 0400, &d, NULL, &kmark_header_page_fops);
+	kmark_fs_file("header_event", 0400, &d, NULL,
+		      &kmark_header_event_fops);
 	mutex_lock(&kmark_mutex);
-	kmark_events_dir = events;
+	kmark_events_dir = d;
 	list_for_each_entry(m, &kmark_markers, list)
 		if (kmark_event_dir_create(m))
 			pr_warn("no events/%s/: out of memory\n", m->name);
+	if (kmark_mark_write && kmark_event_dir_create(kmark_mark_write))
+		pr_warn("no events/tracing_mark_write/: out of memory\n");
 	mutex_unlock(&kmark_mutex);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #ifndef _KMARK_INTERNAL_H
 #define _KMARK_INTERNAL_H
 
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -24,6 +25,7 @@
 #define KMARK_NAME_MAX		64
 #define KMARK_CONV_MAX		16
 #define KMARK_STR_MAX		256
+#define KMARK_FILTER_TEXT_MAX	(PAGE_SIZE - 1)	/* a filter as written */
 
 /* What a field of a record holds. */
 enum kmark_field_kind {
@@ -109,7 +111,8 @@ struct kmark_probe_array {
 };
 
 struct kmark_marker;
-struct kmark_event_dir;
+struct kmark_dir;
+struct kmark_filter;
 struct seq_file;
 struct dentry;
 
@@ -138,7 +141,9 @@ struct kmark_event_ops {
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
  * @recording:	kmark's recorder is attached (the marker is in set_event)
  * @ops:	NULL for static markers; else how to enable the dynamic event
- * @edir:	its directory events/NAME/ (format, id)
+ * @edir:	its directory events/NAME/ (format, id, filter)
+ * @filter:	its filter (events/NAME/filter) or NULL; RCU, set under
+ *		kmark_mutex
  *
  * Everything but @probes is written under kmark_mutex. @name, @event,
  * @format, @id and @layout do not change while the marker exists, so the
@@ -156,7 +161,8 @@ struct kmark_marker {
 	struct kmark_probe_array __rcu *probes;
 	bool recording;
 	const struct kmark_event_ops *ops;
-	struct kmark_event_dir *edir;
+	struct kmark_dir *edir;
+	struct kmark_filter __rcu *filter;
 };
 
 /**
@@ -210,6 +216,7 @@ void kmark_layout_finish(struct kmark_layout *l);
 void kmark_free_layout(struct kmark_layout *layout);
 struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
+struct kmark_marker *kmark_marker_by_name_rcu(const char *name);
 int kmark_set_event_parse(const char *buf, const char * const *names,
 			  unsigned int nr, bool *state, bool *named,
 			  const char **err, unsigned int *err_pos);
@@ -233,7 +240,11 @@ int kmark_buffer_ensure(void);
 int kmark_buffer_resize(unsigned long kb);
 void kmark_buffer_clear(void);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
-struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit);
+struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit,
+				  struct ring_buffer_event **evp);
+void kmark_discard(struct ring_buffer_event *event);
+int kmark_record_text(struct kmark_marker *m, const char *text,
+		      unsigned int len);
 void kmark_commit(void);
 void kmark_count_drop(void);
 /**
@@ -363,10 +374,41 @@ void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
 int kmark_event_dir_create(struct kmark_marker *m);
 void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to);
 void kmark_event_dir_remove(struct kmark_marker *m);
+
+/*
+ * kmark's directory in debugfs and (when the kernel has tracefs) in
+ * tracefs: same files, same code. d[KMARK_TRACEFS] is NULL without tracefs.
+ */
+enum { KMARK_DEBUGFS, KMARK_TRACEFS, KMARK_NR_FS };
+
+struct kmark_dir {
+	struct dentry *d[KMARK_NR_FS];
+};
+
+extern struct kmark_dir kmark_top;
+int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
+		 struct kmark_dir *dir);
+int kmark_fs_file(const char *name, umode_t mode,
+		  const struct kmark_dir *parent, void *data,
+		  const struct file_operations *fops);
+void kmark_fs_remove(struct kmark_dir *dir);
+
+/* kmark_filter.c: events/NAME/filter */
+struct kmark_filter *kmark_filter_compile(const struct kmark_layout *l,
+					  const char *text, const char **err,
+					  unsigned int *err_pos);
+bool kmark_filter_match(const struct kmark_filter *flt,
+			const struct kmark_entry *hdr,
+			const void *rec, unsigned int len);
+bool kmark_filter_needs_hdr(const struct kmark_filter *flt);
+const char *kmark_filter_text(const struct kmark_filter *flt);
+void kmark_filter_set(struct kmark_marker *m, struct kmark_filter *flt);
+void kmark_filter_free(struct kmark_filter *flt);
+
 #ifdef CONFIG_KMARK_KPROBES
-void kmark_kprobe_create_files(struct dentry *dir);
+void kmark_kprobe_create_files(const struct kmark_dir *dir);
 #else
-static inline void kmark_kprobe_create_files(struct dentry *dir)
+static inline void kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
 }
 #endif

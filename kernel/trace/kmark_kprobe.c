@@ -28,7 +28,6 @@
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/ctype.h>
-#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -186,6 +185,8 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 	unsigned int first = kmark_kprobe_first_arg(tk), i;
 	u64 vals[KMARK_KPROBE_MAX_ARGS];
 	int slen[KMARK_KPROBE_MAX_ARGS];
+	struct ring_buffer_event *event;
+	const struct kmark_filter *flt;
 	size_t size = l->size;
 	struct kmark_entry *e;
 	u8 *dst;
@@ -207,7 +208,7 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 		}
 	}
 
-	e = kmark_reserve(tk->marker.id, size, false);
+	e = kmark_reserve(tk->marker.id, size, false, &event);
 	if (!e)
 		return;
 	put_unaligned(ip, (unsigned long *)((u8 *)e + l->fields[0].offset));
@@ -256,6 +257,12 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 			put_unaligned(vals[i], (u64 *)slot);
 			break;
 		}
+	}
+	/* Its filter reads the record: kprobe handlers run preempt-off. */
+	flt = rcu_dereference_sched(tk->marker.filter);
+	if (unlikely(flt) && !kmark_filter_match(flt, e, e, size)) {
+		kmark_discard(event);
+		return;
 	}
 	kmark_commit();
 }
@@ -357,6 +364,8 @@ void kmark_kprobe_free(struct kmark_kprobe *tk)
 		kmark_free_fetch(tk->args[i].fetch);
 		kfree(tk->args[i].text);
 	}
+	/* Freed after a grace period: no handler sees its filter any more. */
+	kmark_filter_free(rcu_dereference_protected(tk->marker.filter, 1));
 	kmark_free_layout(tk->marker.layout);
 	kfree(tk->marker.name);
 	kfree(tk->marker.format);
@@ -1770,12 +1779,12 @@ static const struct file_operations kmark_kprobe_profile_fops = {
 	.release = seq_release,
 };
 
-void __init kmark_kprobe_create_files(struct dentry *dir)
+void __init kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
-	debugfs_create_file("kprobe_events", 0600, dir, NULL,
-			    &kmark_kprobe_events_fops);
-	debugfs_create_file("kprobe_profile", 0400, dir, NULL,
-			    &kmark_kprobe_profile_fops);
+	kmark_fs_file("kprobe_events", 0600, dir, NULL,
+		      &kmark_kprobe_events_fops);
+	kmark_fs_file("kprobe_profile", 0400, dir, NULL,
+		      &kmark_kprobe_profile_fops);
 }
 
 /* --- kmark_kprobe= ------------------------------------------------------------------ */

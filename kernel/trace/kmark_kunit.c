@@ -779,6 +779,172 @@ static void kmark_test_kprobe_parse(struct kunit *test)
 }
 #endif
 
+/* --- filters ----------------------------------------------------------------- */
+
+#define KMARK_TEST_NR_FILTERS	20
+
+/* One hit of kmark_kunit_layout, each filter run on it both ways. */
+struct kmark_filter_run {
+	struct kmark_filter *f[KMARK_TEST_NR_FILTERS];
+	unsigned int nr;
+	int calls;
+	bool on_args[KMARK_TEST_NR_FILTERS];
+	bool on_rec[KMARK_TEST_NR_FILTERS];
+};
+
+static void kmark_filter_run_probe(void *data, struct kmark_marker *m,
+				   const void *args)
+{
+	struct kmark_filter_run *r = data;
+	u8 rec[256] __aligned(8) = {};
+	struct kmark_entry *e = (struct kmark_entry *)rec;
+	struct kmark_strs strs;
+	size_t size = kmark_record_size(m->layout, args, &strs);
+	unsigned int i;
+
+	if (size > sizeof(rec))
+		return;
+	e->type = m->id;
+	e->pid = current->pid;
+	memcpy(e->comm, current->comm, TASK_COMM_LEN);
+	kmark_record_fill(e, m->layout, args, &strs);
+	for (i = 0; i < r->nr; i++) {
+		r->on_args[i] = kmark_filter_match(r->f[i], e,
+						   (const u8 *)args - KMARK_HDR_SIZE,
+						   0);
+		r->on_rec[i] = kmark_filter_match(r->f[i], e, rec, size);
+	}
+	r->calls++;
+}
+
+/*
+ * ftrace's grammar on a marker's fields (a=-1 s="xy" l=7 c='q' t="" u=9)
+ * and the common fields: the same answer from the site's argument block
+ * (markers, before anything is reserved) and from the finished record
+ * (kprobe events).
+ */
+static void kmark_test_filter_match(struct kunit *test)
+{
+	static const struct {
+		const char *filter;
+		bool want;
+	} cases[] = {
+		{ "a == -1", true },
+		{ "a < 0", true },
+		{ "a > 0", false },
+		{ "u >= 9 && l == 7", true },
+		{ "u > 9 || l != 7", false },
+		{ "!(u > 9)", true },
+		{ "c & 1", true },
+		{ "c & 2", false },
+		{ "s == xy", true },
+		{ "s == \"xy\"", true },
+		{ "s ~ \"x*\"", true },
+		{ "s ~ '?y'", true },
+		{ "s != xy", false },
+		{ "t == \"\"", true },
+		{ "cpu >= 0", true },
+		{ "(a == -1 && (s ~ \"y*\" || u == 9)) && !(c & 2)", true },
+		{ "a == -1 && s ~ \"y*\" || u == 8", false },
+	};
+	struct kmark_filter_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	const char *name = "kmark_kunit_layout", *err;
+	char pidf[32], commf[48];
+	struct kmark_marker *m;
+	unsigned int i, pos;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	BUILD_BUG_ON(ARRAY_SIZE(cases) + 2 > KMARK_TEST_NR_FILTERS);
+	snprintf(pidf, sizeof(pidf), "common_pid == %d", current->pid);
+	snprintf(commf, sizeof(commf), "comm == \"%s\"", current->comm);
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker(name);
+	mutex_unlock(&kmark_mutex);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (i = 0; i < ARRAY_SIZE(cases) + 2; i++) {
+		const char *text = i < ARRAY_SIZE(cases) ? cases[i].filter :
+				   i == ARRAY_SIZE(cases) ? pidf : commf;
+
+		r->f[i] = kmark_filter_compile(m->layout, text, &err, &pos);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(r->f[i]), "\"%s\": %s at %u",
+				       text, IS_ERR(r->f[i]) ? err : "", pos);
+		r->nr++;
+	}
+	KUNIT_ASSERT_EQ(test, kmark_probe_register(name, NULL,
+						   kmark_filter_run_probe, r), 0);
+	kmark(kmark_kunit_layout, "a=%d s=%s l=%ld c=%c t=%s u=%llu",
+	      -1, "xy", 7L, 'q', "", 9ULL);
+	kmark_probe_unregister(name, kmark_filter_run_probe, r);
+	KUNIT_ASSERT_EQ(test, r->calls, 1);
+	for (i = 0; i < r->nr; i++) {
+		bool want = i < ARRAY_SIZE(cases) ? cases[i].want : true;
+
+		KUNIT_EXPECT_EQ_MSG(test, r->on_args[i], want, "args: \"%s\"",
+				    kmark_filter_text(r->f[i]));
+		KUNIT_EXPECT_EQ_MSG(test, r->on_rec[i], want, "record: \"%s\"",
+				    kmark_filter_text(r->f[i]));
+		kmark_filter_free(r->f[i]);
+	}
+}
+
+/* Each refusal with ftrace's message and the caret where ftrace puts it. */
+static void kmark_test_filter_errors(struct kunit *test)
+{
+	static const struct {
+		const char *filter, *msg;
+		unsigned int pos;
+	} cases[] = {
+		{ "nosuch == 1", "Field not found", 0 },
+		{ "a ~ 1", "Illegal operation for field type", 2 },
+		{ "s < 3", "Illegal operation for field type", 2 },
+		{ "a == x1", "Illegal integer value", 5 },
+		{ "(a == 1", "Too many '('", 0 },
+		{ "a == 1)", "Too few '('", 6 },
+		{ "s == \"abc", "Missing matching quote", 5 },
+		{ "a == 1 b", "Meaningless filter expression", 7 },
+		{ "a =! 1", "Invalid operator", 2 },
+		{ "a ==", "Invalid value (did you forget quotes)?", 4 },
+		{ "&& a == 1", "Meaningless filter expression", 0 },
+		{ "a == 1 &&", "Meaningless filter expression", 9 },
+	};
+	struct kmark_filter *f;
+	struct kmark_marker *m;
+	unsigned int i, pos;
+	const char *err;
+	char *many;
+
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker("kmark_kunit_layout");
+	mutex_unlock(&kmark_mutex);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		err = NULL;
+		pos = ~0U;
+		f = kmark_filter_compile(m->layout, cases[i].filter, &err, &pos);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f), -EINVAL, "\"%s\"",
+				    cases[i].filter);
+		if (!IS_ERR(f)) {
+			kmark_filter_free(f);
+			continue;
+		}
+		KUNIT_EXPECT_STREQ_MSG(test, err, cases[i].msg, "\"%s\"",
+				       cases[i].filter);
+		KUNIT_EXPECT_EQ_MSG(test, pos, cases[i].pos, "\"%s\"",
+				    cases[i].filter);
+	}
+	/* 33 terms: one too many. */
+	many = kunit_kzalloc(test, 33 * 12, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, many);
+	for (i = 0; i < 33; i++)
+		strcat(many, i ? " || a == 1" : "a == 1");
+	f = kmark_filter_compile(m->layout, many, &err, &pos);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+	if (IS_ERR(f))
+		KUNIT_EXPECT_STREQ(test, err, "Too many terms in predicate expression");
+	else
+		kmark_filter_free(f);
+}
+
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
 	KUNIT_CASE(kmark_test_round_trip),
@@ -791,6 +957,8 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_set_event_rollback),
 	KUNIT_CASE(kmark_test_probe_api),
+	KUNIT_CASE(kmark_test_filter_match),
+	KUNIT_CASE(kmark_test_filter_errors),
 #ifdef CONFIG_KMARK_KPROBES
 	KUNIT_CASE(kmark_test_kprobe_parse),
 #endif

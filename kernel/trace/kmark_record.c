@@ -176,7 +176,8 @@ NOKPROBE_SYMBOL(kmark_count_drop);
  * Return: the record, to be finished with kmark_commit(); NULL when
  * tracing is off or there was no room.
  */
-struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit)
+struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit,
+					  struct ring_buffer_event **evp)
 {
 	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
 	struct ring_buffer_event *event;
@@ -193,9 +194,79 @@ struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit)
 	e = ring_buffer_event_data(event);
 	e->type = id;
 	kmark_fill_ctx(e, from_hit);
+	if (evp)
+		*evp = event;
 	return e;
 }
 NOKPROBE_SYMBOL(kmark_reserve);
+
+/*
+ * Give back a reserved record its filter refused (kprobe events, whose
+ * filter reads the record): not written, not in the buffer.
+ */
+void notrace kmark_discard(struct ring_buffer_event *event)
+{
+	ring_buffer_discard_commit(kmark_buffer, event);
+	local_dec(this_cpu_ptr(&kmark_stats.written));
+}
+NOKPROBE_SYMBOL(kmark_discard);
+
+/*
+ * Does a marker's hit pass its filter? Read from the argument block, before
+ * anything is reserved; the common fields come from a header built here,
+ * as the record would get it.
+ */
+static bool notrace kmark_hit_filtered_out(const struct kmark_marker *m,
+					   const void *args)
+{
+	const struct kmark_filter *flt = rcu_dereference_sched(m->filter);
+	struct kmark_entry hdr;
+
+	if (likely(!flt))
+		return false;
+	if (kmark_filter_needs_hdr(flt)) {
+		hdr.type = m->id;
+		kmark_fill_ctx(&hdr, true);
+	}
+	return !kmark_filter_match(flt, &hdr,
+				   (const u8 *)args - KMARK_HDR_SIZE, 0);
+}
+
+/**
+ * kmark_record_text - record a text as an event of one string field
+ * @m:		the event (trace_marker's tracing_mark_write)
+ * @text:	the text, NUL-terminated
+ * @len:	its length
+ *
+ * The event's filter runs first, as for markers. Called where it may sleep.
+ * Return: 0 (also when the buffer was full: counted as dropped), or -EBADF
+ * when tracing is off, as ftrace's trace_marker.
+ */
+int kmark_record_text(struct kmark_marker *m, const char *text,
+		      unsigned int len)
+{
+	const struct kmark_layout *l = m->layout;
+	const char *args[1] = { text };
+	struct kmark_entry *e;
+	int ret = 0;
+
+	if (!READ_ONCE(kmark_tracing_on))
+		return -EBADF;
+	preempt_disable_notrace();
+	if (!kmark_hit_filtered_out(m, args)) {
+		e = kmark_reserve(m->id, l->size + len + 1, true, NULL);
+		if (e) {
+			memset(e + 1, 0, l->size - KMARK_HDR_SIZE);
+			kmark_put_str(e, &l->fields[0], (u8 *)e + l->size,
+				      text, len);
+			kmark_commit();
+		} else if (!READ_ONCE(kmark_tracing_on)) {
+			ret = -EBADF;
+		}
+	}
+	preempt_enable_notrace();
+	return ret;
+}
 
 void notrace kmark_commit(void)
 {
@@ -221,10 +292,10 @@ void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 	struct kmark_entry *e;
 	size_t size;
 
-	if (!READ_ONCE(kmark_tracing_on))
+	if (!READ_ONCE(kmark_tracing_on) || kmark_hit_filtered_out(m, args))
 		return;
 	size = kmark_record_size(m->layout, args, &strs);
-	e = kmark_reserve(m->id, size, true);
+	e = kmark_reserve(m->id, size, true, NULL);
 	if (!e)
 		return;
 	kmark_record_fill(e, m->layout, args, &strs);

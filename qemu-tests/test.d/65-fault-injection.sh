@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
-plan 18
+plan 21
 reset_kmark
 echo > $K/kprobe_events
 fault_setup
@@ -41,19 +41,24 @@ sweep "kprobe_events: delete one, add two" $off -s 't:kprobe_events:p:fa vfs_rea
 	write $K/kprobe_events "$(printf -- '-:fa\np:fc vfs_read\np:fd vfs_write')"
 sweep "set_event enables a kprobe event" $off -s 't:kprobe_events:p:fa vfs_read' \
 	write $K/set_event 'kprobes/fa'
+sweep "a filter replaces a filter" -s 't:events/sched_switch/filter:prev_pid == 1' \
+	trunc $K/events/sched_switch/filter 'prev_comm ~ "k*" && (next_pid != 0 || !(prev_prio < 100))'
+sweep "a kprobe event's filter" $off -s 't:kprobe_events:p:fa vfs_read fd=$arg1:u32 c=$comm' \
+	-s 't:events/kprobes/fa/filter:0' trunc $K/events/kprobes/fa/filter 'fd == 3 || c ~ "s*"'
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
 sweep "tracing_on" -s t:tracing_on:1 trunc $K/tracing_on 0
 sweep "read_delay_ms" -s t:read_delay_ms:50 trunc $K/read_delay_ms 20
 echo 1 > $K/tracing_on
 echo 1408 > $K/buffer_size_kb
 echo 50 > $K/read_delay_ms
+echo 0 > $K/events/sched_switch/filter
 echo > $K/set_event
 echo > $K/kprobe_events
 
 # Opens: a failure is an error, never a crash (a failed allocation in
 # trace's open once freed a NULL array).
 for f in trace trace_pipe per_cpu/cpu0/trace_pipe_raw events/sched_switch/format \
-	 available_markers kprobe_events; do
+	 events/sched_switch/filter available_markers kprobe_events; do
 	# Until the open and read make fewer than N allocations.
 	n=1 fails=0
 	while [ $n -le 100 ]; do

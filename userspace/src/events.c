@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctlfmt.h"
 #include "fallback.h"
@@ -52,6 +53,13 @@ static char *blacklist_path(void)
 	p = xmalloc(strlen(d) + sizeof("/kprobes/blacklist"));
 	sprintf(p, "%s/kprobes/blacklist", d);
 	free(d);
+	/* <tracefs>/kmark: the blacklist is in debugfs only. */
+	if (access(p, R_OK) && (d = mount_point("debugfs"))) {
+		free(p);
+		p = xmalloc(strlen(d) + sizeof("/kprobes/blacklist"));
+		sprintf(p, "%s/kprobes/blacklist", d);
+		free(d);
+	}
 	return p;
 }
 

@@ -52,6 +52,7 @@ static void print_main_usage(FILE *out)
 	      "\n"
 	      "Global options:\n"
 	      "  -d, --dir DIR   kmark control directory (default: $KMARK_DIR,\n"
+	      "                  else <tracefs mount>/kmark if there,\n"
 	      "                  else <debugfs mount>/kmark)\n"
 	      "  -h, --help      show this help\n"
 	      "  -V, --version   show the version\n"

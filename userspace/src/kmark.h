@@ -70,6 +70,8 @@ void die_output(void);			/* report the error, exit 1 */
 
 void set_ctl_dir(const char *dir);
 /* resolve the control directory (exit 3 when impossible) */
+/* Where the first file system of @fstype is mounted (malloc'd), or NULL. */
+char *mount_point(const char *fstype);
 const char *ctl_dir(void);
 /* malloc'ed "<ctl_dir>/<name>" */
 char *ctl_path(const char *name);

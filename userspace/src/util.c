@@ -141,7 +141,7 @@ static void unescape(char *s)
 	*d = '\0';
 }
 
-static char *debugfs_mount_point(void)
+char *mount_point(const char *fstype)
 {
 	FILE *f = fopen("/proc/mounts", "r");
 	char line[4096], dev[1024], mnt[1024], type[64];
@@ -152,7 +152,7 @@ static char *debugfs_mount_point(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%1023s %1023s %63s", dev, mnt, type) != 3)
 			continue;
-		if (!strcmp(type, "debugfs")) {
+		if (!strcmp(type, fstype)) {
 			unescape(mnt);
 			res = xstrdup(mnt);
 			break;
@@ -182,8 +182,16 @@ const char *ctl_dir(void)
 		dir = getenv("KMARK_DIR");
 	if (dir && *dir) {
 		resolved_dir = xstrdup(dir);
+	} else if ((mnt = mount_point("tracefs")) &&
+		   (resolved_dir = join(mnt, "kmark")) &&
+		   !stat(resolved_dir, &st) && S_ISDIR(st.st_mode)) {
+		/* tracefs first, as trace-cmd: lockdown=integrity allows it. */
+		free(mnt);
 	} else {
-		mnt = debugfs_mount_point();
+		free(mnt);
+		free(resolved_dir);
+		resolved_dir = NULL;
+		mnt = mount_point("debugfs");
 		if (!mnt) {
 			if (geteuid() != 0)
 				die_code(KM_EXIT_NODIR,

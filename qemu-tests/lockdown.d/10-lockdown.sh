@@ -1,0 +1,52 @@
+#!/bin/sh
+# description: under lockdown (booted with lockdown=integrity or =confidentiality, and kmark_kprobe=p:lockp,ksys_sync). integrity (Secure Boot): debugfs refuses kmark's writable files, the tracefs copy works in full (kprobes included) and the kmark tool uses it. confidentiality: kmark_kprobe= refused at boot with its reason (LOCKDOWN_KPROBES), no tracefs copy, every debugfs file and the bench refused (LOCKDOWN_TRACEFS)
+. /tests/lib.sh
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+T=/sys/kernel/tracing/kmark
+level=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown)
+refused() { ! "$@" > /dev/null 2>&1; }
+case "$level" in
+integrity)
+	plan 10
+	ok "the kernel is locked down: integrity"
+	check "debugfs: set_event (writable) is refused" \
+		refused sh -c "echo sys_sync > $K/set_event"
+	check "debugfs: kprobe_events (writable) is refused" \
+		refused sh -c "echo 'p vfs_read' >> $K/kprobe_events"
+	check "debugfs: available_markers (read-only) still reads" \
+		sh -c "grep -q '^sys_sync' $K/available_markers"
+	check "kmark_kprobe= was accepted at boot (kprobes are allowed at integrity)" \
+		grep -q '^p:kprobes/lockp ksys_sync' $T/kprobe_events
+	check "tracefs: set_event and tracing_on are writable" \
+		sh -c "echo 'sys_sync lockp' > $T/set_event && echo 1 > $T/tracing_on"
+	sync
+	out=$(kmark-testprog drain $T/trace_pipe)
+	check "tracefs: trace_pipe has the marker and the kprobe event" \
+		sh -c "echo '$out' | grep -q 'sys_sync:' && echo '$out' | grep -q 'lockp:'"
+	check "tracefs: a new kprobe event can be defined" \
+		sh -c "echo 'p:lockq vfs_read' >> $T/kprobe_events"
+	echo > $T/set_event
+	check "the kmark tool finds the tracefs copy and enables through it" \
+		sh -c "kmark enable sys_sync > /dev/null && grep -qx sys_sync $T/set_event"
+	sync
+	check "kmark stream reads the event" \
+		sh -c "kmark stream -n 1 | grep -q sys_sync"
+	echo > $T/set_event
+	;;
+confidentiality)
+	plan 6
+	ok "the kernel is locked down: confidentiality"
+	check "kmark_kprobe= was refused at boot, with the reason" \
+		sh -c "dmesg | grep -q \"kmark_kprobe=: 'p:lockp ksys_sync': Kprobes are locked down\""
+	check "no tracefs copy (tracefs refuses to create files)" test ! -e $T
+	check "debugfs: available_markers is refused" refused cat $K/available_markers
+	check "debugfs: trace_pipe is refused" refused kmark-testprog nonblock $K/trace_pipe
+	check "debugfs: events/sched_switch/format and the bench are refused" \
+		sh -c "! cat $K/events/sched_switch/format && ! cat $K/bench"
+	;;
+*)
+	plan 1
+	not_ok "not locked down: '$level'"
+	;;
+esac

@@ -1,0 +1,51 @@
+#!/bin/sh
+# description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its filter; not an event of set_event
+. /tests/lib.sh
+plan 9
+reset_kmark
+M=$K/trace_marker
+
+sh -c 'echo "hello from $$" > '$M'; echo "B|$$|kmark slice" > '$M'; echo "E|$$" > '$M'; echo $$ > /tmp/tm.pid'
+pid=$(cat /tmp/tm.pid)
+kmark-testprog drain $K/trace_pipe > /tmp/tm.txt
+line=$(grep 'tracing_mark_write: hello' /tmp/tm.txt)
+case "$line" in
+*"sh-$pid "*" ["[0-9][0-9][0-9]"] "?????" "*[0-9].[0-9][0-9][0-9][0-9][0-9][0-9]": tracing_mark_write: hello from $pid") ok "the line: the writer's task and pid, ftrace's layout" ;;
+*) not_ok "the line: the writer's task and pid, ftrace's layout"; diag "$line" ;;
+esac
+expect_eq "atrace's begin and end lines, verbatim and in order" \
+	"$(sed -n 's/.*tracing_mark_write: //p' /tmp/tm.txt | sed -n '2,3p' | tr '\n' ' ')" \
+	"B|$pid|kmark slice E|$pid "
+
+# 5000 bytes in one write(): at most 3968 an event (ftrace: 4096; a text
+# line must fit in a page), the rest by the next write of the writer's
+# loop (dd's); every byte arrives.
+head -c 5000 /dev/zero | tr '\0' x > /tmp/tm.big
+dd if=/tmp/tm.big of=$M bs=5000 count=1 2> /dev/null
+kmark-testprog drain $K/trace_pipe > /tmp/tm.txt
+n=$(grep -c 'tracing_mark_write: x' /tmp/tm.txt)
+bytes=$(sed -n 's/.*tracing_mark_write: \(x*\)$/\1/p' /tmp/tm.txt | tr -d '\n' | wc -c)
+diag "5000 bytes written: $n events, $bytes bytes"
+expect_eq "a 5000-byte write: two events, all 5000 bytes" "$n $bytes" "2 5000"
+check "no event longer than 3968 bytes" \
+	sh -c "! sed -n 's/.*tracing_mark_write: //p' /tmp/tm.txt | grep -q '.\{3969\}'"
+
+echo 0 > $K/tracing_on
+err=$(echo lost 2>&1 > $M)
+case "$err" in
+*"Bad file descriptor"*) ok "tracing off: the write fails with EBADF" ;;
+*) not_ok "tracing off: the write fails with EBADF"; diag "$err" ;;
+esac
+echo 1 > $K/tracing_on
+
+echo 'buf ~ "keep*"' > $K/events/tracing_mark_write/filter
+echo keep one > $M; echo drop two > $M; echo keep three > $M
+echo 0 > $K/events/tracing_mark_write/filter
+kmark-testprog drain $K/trace_pipe > /tmp/tm.txt
+expect_eq "its filter: only what matches" \
+	"$(sed -n 's/.*tracing_mark_write: //p' /tmp/tm.txt | tr '\n' ' ')" "keep one keep three "
+check "not in available_markers" sh -c "! grep -q '^tracing_mark_write' $K/available_markers"
+check "not an event of set_event" sh -c "! echo tracing_mark_write > $K/set_event"
+check "its format file names the string field buf" \
+	grep -q 'field:__data_loc char\[\] buf;' $K/events/tracing_mark_write/format
+reset_kmark

@@ -231,6 +231,7 @@ static void kstate(char *out, size_t size)
 	static const char * const files[] = {
 		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
 		"events/sched_switch/filter", "events/kprobes/fa/filter",
+		"set_event_pid", "set_event_notrace_pid", "options/event-fork",
 	};
 	char path[512];
 	DIR *d;

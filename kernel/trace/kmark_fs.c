@@ -148,7 +148,7 @@ static const struct seq_operations kmark_err_seq_ops = {
 
 /* --- helpers ------------------------------------------------------------ */
 
-static int kmark_open_check(void)
+int kmark_open_check(void)
 {
 	return security_locked_down(LOCKDOWN_TRACEFS);
 }
@@ -277,7 +277,7 @@ void kmark_fs_remove(struct kmark_dir *dir)
 struct kmark_dir kmark_top;
 
 /* A user's text command: at most a page, NUL-terminated. */
-static char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
+char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
 {
 	if (cnt >= PAGE_SIZE) {
 		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
@@ -322,7 +322,7 @@ static const struct file_operations kmark_err_log_fops = {
 
 /* --- tracing_on, buffer_size_kb ------------------------------------------ */
 
-static int kmark_simple_open(struct inode *inode, struct file *file)
+int kmark_simple_open(struct inode *inode, struct file *file)
 {
 	return kmark_open_check();
 }
@@ -1630,6 +1630,10 @@ static const char kmark_readme[] =
 	"  buffer_size_kb\t- ring buffer size per CPU, in KiB\n"
 	"  per_cpu/cpuN/stats\t- entries, overrun, dropped, read, written\n"
 	"  trace_marker\t\t- write text to record it: tracing_mark_write\n"
+	"  set_event_pid\t\t- record only these pids' events ('>' replaces,\n"
+	"\t\t\t  '>>' adds, 'echo > set_event_pid' clears)\n"
+	"  set_event_notrace_pid\t- never record these pids' events\n"
+	"  options/event-fork\t- 1: children of listed pids are listed too\n"
 	"  error_log\t\t- last errors with the command and a caret;\n"
 	"\t\t\t  'echo > error_log' clears it\n\n"
 	"  Lost events show in trace_pipe as 'CPU:N [LOST M EVENTS]'.\n"
@@ -1697,6 +1701,7 @@ static int __init kmark_fs_init(void)
 			      &kmark_top, kmark_top_files[i].data,
 			      kmark_top_files[i].fops);
 	kmark_kprobe_create_files(&kmark_top);
+	kmark_pid_create_files(&kmark_top);
 	if (!kmark_fs_dir("per_cpu", &kmark_top, &pcpu)) {
 		for_each_possible_cpu(cpu) {
 			snprintf(name, sizeof(name), "cpu%ld", cpu);

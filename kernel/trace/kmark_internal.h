@@ -11,6 +11,7 @@
 #define _KMARK_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -144,6 +145,9 @@ struct kmark_event_ops {
  * @edir:	its directory events/NAME/ (format, id, filter)
  * @filter:	its filter (events/NAME/filter) or NULL; RCU, set under
  *		kmark_mutex
+ * @pid_field:	1 + the field that the pid filters also look at (next_pid
+ *		of sched_switch, pid of sched_wakeup), or 0
+ * @pid_field_only: that field alone decides (sched_wakeup: the woken task)
  *
  * Everything but @probes is written under kmark_mutex. @name, @event,
  * @format, @id and @layout do not change while the marker exists, so the
@@ -163,6 +167,8 @@ struct kmark_marker {
 	const struct kmark_event_ops *ops;
 	struct kmark_dir *edir;
 	struct kmark_filter __rcu *filter;
+	u8 pid_field;
+	bool pid_field_only;
 };
 
 /**
@@ -392,6 +398,24 @@ int kmark_fs_file(const char *name, umode_t mode,
 		  const struct kmark_dir *parent, void *data,
 		  const struct file_operations *fops);
 void kmark_fs_remove(struct kmark_dir *dir);
+
+/* kmark_fs.c helpers for the other files' control files */
+int kmark_open_check(void);
+int kmark_simple_open(struct inode *inode, struct file *file);
+char *kmark_get_cmd(const char __user *ubuf, size_t cnt);
+
+/* kmark_pid.c: set_event_pid, set_event_notrace_pid, options/event-fork */
+DECLARE_STATIC_KEY_FALSE(kmark_pid_filtering);
+bool __kmark_pid_filtered_out(const struct kmark_marker *m, const void *args);
+void kmark_pid_create_files(const struct kmark_dir *top);
+
+/* Is @m's hit (@args: a marker's argument block, or NULL) unwanted? */
+static __always_inline bool kmark_pid_filtered_out(const struct kmark_marker *m,
+						   const void *args)
+{
+	return static_branch_unlikely(&kmark_pid_filtering) &&
+	       __kmark_pid_filtered_out(m, args);
+}
 
 /* kmark_filter.c: events/NAME/filter */
 struct kmark_filter *kmark_filter_compile(const struct kmark_layout *l,

@@ -191,6 +191,8 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 	struct kmark_entry *e;
 	u8 *dst;
 
+	if (kmark_pid_filtered_out(&tk->marker, NULL))
+		return;
 	for (i = 0; i < tk->nr_args; i++) {
 		const struct kmark_karg *a = &tk->args[i];
 		bool fault = false;

@@ -253,7 +253,8 @@ int kmark_record_text(struct kmark_marker *m, const char *text,
 	if (!READ_ONCE(kmark_tracing_on))
 		return -EBADF;
 	preempt_disable_notrace();
-	if (!kmark_hit_filtered_out(m, args)) {
+	if (!kmark_pid_filtered_out(m, NULL) &&
+	    !kmark_hit_filtered_out(m, args)) {
 		e = kmark_reserve(m->id, l->size + len + 1, true, NULL);
 		if (e) {
 			memset(e + 1, 0, l->size - KMARK_HDR_SIZE);
@@ -292,7 +293,8 @@ void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 	struct kmark_entry *e;
 	size_t size;
 
-	if (!READ_ONCE(kmark_tracing_on) || kmark_hit_filtered_out(m, args))
+	if (!READ_ONCE(kmark_tracing_on) || kmark_pid_filtered_out(m, args) ||
+	    kmark_hit_filtered_out(m, args))
 		return;
 	size = kmark_record_size(m->layout, args, &strs);
 	e = kmark_reserve(m->id, size, true, NULL);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
-plan 21
+plan 23
 reset_kmark
 echo > $K/kprobe_events
 fault_setup
@@ -45,6 +45,9 @@ sweep "a filter replaces a filter" -s 't:events/sched_switch/filter:prev_pid == 
 	trunc $K/events/sched_switch/filter 'prev_comm ~ "k*" && (next_pid != 0 || !(prev_prio < 100))'
 sweep "a kprobe event's filter" $off -s 't:kprobe_events:p:fa vfs_read fd=$arg1:u32 c=$comm' \
 	-s 't:events/kprobes/fa/filter:0' trunc $K/events/kprobes/fa/filter 'fd == 3 || c ~ "s*"'
+sweep "set_event_pid '>' replaces" -s 't:set_event_pid:1 2' trunc $K/set_event_pid '3 4 5'
+sweep "options/event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/event-fork:0' \
+	trunc $K/options/event-fork 1
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
 sweep "tracing_on" -s t:tracing_on:1 trunc $K/tracing_on 0
 sweep "read_delay_ms" -s t:read_delay_ms:50 trunc $K/read_delay_ms 20
@@ -52,6 +55,8 @@ echo 1 > $K/tracing_on
 echo 1408 > $K/buffer_size_kb
 echo 50 > $K/read_delay_ms
 echo 0 > $K/events/sched_switch/filter
+echo 0 > $K/options/event-fork
+echo > $K/set_event_pid
 echo > $K/set_event
 echo > $K/kprobe_events
 

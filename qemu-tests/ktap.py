@@ -9,7 +9,8 @@ printed by the kernel at boot (with printk timestamps), and the guest
 runner's. Every leaf test becomes one line "[ARCH] ok|not ok|skip PATH".
 A test skipped without a reason, a plan that does not match the results, a
 missing suite or topic, or a kernel problem in the log (panic, oops, BUG:,
-WARNING:, lockdep) is a failure. Prints "ARCH: N passed, N failed" and exits
+WARNING:, lockdep) is a failure. Prints "ARCH: N passed, N failed, N skipped"
+(a skip, with its reason, is neither passed nor failed) and exits
 1 if anything failed.
 """
 import re
@@ -28,16 +29,18 @@ class Result:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self.lines = []
 
     def add(self, arch, ok, path, note=''):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
         word = 'ok' if ok is True else 'not ok'
         if ok and note.startswith('SKIP'):
             word = 'skip'
+            self.skipped += 1   # neither passed nor failed
+        elif ok:
+            self.passed += 1
+        else:
+            self.failed += 1
         self.lines.append(f'[{arch}] {word:6} {path}' +
                           (f'  # {note}' if note else ''))
 
@@ -194,7 +197,8 @@ def main():
 
     for line in res.lines:
         print(line)
-    print(f'{arch}: {res.passed} passed, {res.failed} failed')
+    print(f'{arch}: {res.passed} passed, {res.failed} failed, '
+          f'{res.skipped} skipped')
     return 1 if res.failed else 0
 
 

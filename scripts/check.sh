@@ -173,6 +173,14 @@ if [ -n "$pending" ]; then
 	wait "$pending_pid"
 	report "$pending"
 fi
+# kmark's files with clang, on the core the single-threaded guests below
+# leave idle (typecheck.sh's checks and no clang warning in kmark's files).
+clang_pid=
+if [ "${CHECK_CLANG:-1}" = 1 ]; then
+	info "clang: kmark's objects and the type check (LLVM=1)"
+	KMARK_TREE_READY=1 "$top/scripts/clang-check.sh" > "$logdir/clang.log" 2>&1 &
+	clang_pid=$!
+fi
 # make run as a person types into it (tmux): Ctrl-C, the prompt, exit.
 case " $FLAVOURS " in
 *" x86_64 "*)
@@ -198,6 +206,11 @@ if [ "${CHECK_BENCH:-1}" = 1 ]; then
 		echo "[bench] not ok figures missing or insane (see $logdir/bench.log)"
 		add 0 1
 	fi
+fi
+if [ -n "$clang_pid" ]; then
+	wait "$clang_pid"
+	grep -E '^not ok|^# ' "$logdir/clang.log" | sed 's/^/[clang] /' || true
+	count "$logdir/clang.log" "x86_64-clang"
 fi
 info "done in $(( $(date +%s) - start )) s"
 echo "$skipped skipped (each with its reason above)"

@@ -23,6 +23,7 @@ x86_64) frags=(common x86_64 bench) ;;
 x86_64-stress) frags=(common x86_64 debug stress) ;;
 i386) frags=(common i386 debug) ;;
 x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
+x86_64-clang) frags=(common x86_64 bench) ;;
 *) die "unknown flavour $flavour" ;;
 esac
 out=$BUILD/$flavour
@@ -41,10 +42,10 @@ fi
 info "$flavour: tinyconfig + ${frags[*]}"
 tmp=$out/.kmark-tmp
 rm -rf "$tmp"; mkdir -p "$tmp"
-make -s -C "$SRC" O="$tmp" ARCH="$arch" tinyconfig >/dev/null
+make -s -C "$SRC" O="$tmp" ARCH="$arch" $(flavour_make_args "$flavour") tinyconfig >/dev/null
 (cd "$tmp" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" \
 	-m -O "$tmp" .config "${files[@]}" >/dev/null)
-make -s -C "$SRC" O="$tmp" ARCH="$arch" olddefconfig >/dev/null
+make -s -C "$SRC" O="$tmp" ARCH="$arch" $(flavour_make_args "$flavour") olddefconfig >/dev/null
 
 bad=0
 while IFS= read -r line; do

@@ -17,8 +17,15 @@ kernel_arch() {
 	*) die "unknown ARCH '$1' (use x86_64 or i386)" ;;
 	esac
 }
-# A build flavour: x86_64, x86_64-stress, i386, x86_64-nokmark (configure.sh).
+# A build flavour: x86_64, x86_64-stress, i386, x86_64-nokmark,
+# x86_64-clang (configure.sh).
 flavour_arch() { echo "${1%%-*}"; }
+# make's extra arguments for a flavour: LLVM=1 for the clang one.
+flavour_make_args() {
+	case "$1" in
+	*-clang) echo LLVM=1 ;;
+	esac
+}
 
 # The kernel tree's files that kmark adds (the overlay) or patches, as paths
 # inside the tree.

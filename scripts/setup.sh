@@ -18,7 +18,9 @@ pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       # depmod, so that the guests can modprobe kmark's modules
       kmod
       # a terminal to type into 'make run' as a person does (scripts/tests)
-      tmux)
+      tmux
+      # kmark's files built with clang too (scripts/clang-check.sh)
+      clang lld llvm)
 
 missing=()
 for p in "${pkgs[@]}"; do

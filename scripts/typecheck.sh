@@ -5,7 +5,8 @@
 # argument its format does not take) must fail with one -Wformat error per
 # site; kmark_tc_good.c must build without a warning. The files are copied
 # into kernel/trace/ for the build and removed after it. Prints "ok"/"not ok"
-# lines and "N passed, N failed".
+# lines and "N passed, N failed". Both sides of kmark.h are checked:
+# CONFIG_KMARK=y, and !CONFIG_KMARK (the files with CONFIG_KMARK undefined).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -19,20 +20,31 @@ res() {
 	else echo "not ok - $2"; failed=$((failed + 1)); fi
 }
 cp "$tc"/kmark_tc_*.c "$SRC/kernel/trace/"
+# The !CONFIG_KMARK side of kmark.h, in the same tree: the same files with
+# CONFIG_KMARK undefined before anything is included.
+for f in bad good; do
+	printf '/* SPDX-License-Identifier: GPL-2.0 */\n#undef CONFIG_KMARK\n#include "kmark_tc_%s.c"\n' \
+		"$f" > "$SRC/kernel/trace/kmark_tc_${f}_off.c"
+done
 trap 'rm -f "$SRC"/kernel/trace/kmark_tc_*.c "$out"/kernel/trace/kmark_tc_*.o' EXIT
 
-log=$out/typecheck-bad.log
-if make -C "$SRC" O="$out" ARCH="$arch" kernel/trace/kmark_tc_bad.o > "$log" 2>&1; then
-	res 1 "$flavour: kmark_tc_bad.c built: mismatched arguments were no error"
+for variant in "" _off; do
+case "$variant" in
+_off) what="$flavour, !CONFIG_KMARK" ;;
+*) what=$flavour ;;
+esac
+log=$out/typecheck-bad$variant.log
+if make -C "$SRC" O="$out" ARCH="$arch" $(flavour_make_args "$flavour") kernel/trace/kmark_tc_bad$variant.o > "$log" 2>&1; then
+	res 1 "$what: kmark_tc_bad.c built: mismatched arguments were no error"
 else
-	res 0 "$flavour: kmark_tc_bad.c does not build"
+	res 0 "$what: kmark_tc_bad.c does not build"
 fi
 # Each error, with the notes after it, names the site it comes from.
 while read -r n line hit; do
 	if [ "$hit" = 1 ]; then
-		res 0 "$flavour: site TC-$n (line $line) is a build error"
+		res 0 "$what: site TC-$n (line $line) is a build error"
 	else
-		res 1 "$flavour: site TC-$n (line $line) is no build error"
+		res 1 "$what: site TC-$n (line $line) is no build error"
 	fi
 done < <(python3 - "$tc/kmark_tc_bad.c" "$log" <<'PY'
 import re, sys
@@ -60,12 +72,13 @@ for n in sorted(sites):
     print(n, sites[n], 1 if sites[n] in hit else 0)
 PY
 )
-log=$out/typecheck-good.log
-if make -C "$SRC" O="$out" ARCH="$arch" kernel/trace/kmark_tc_good.o > "$log" 2>&1 &&
+log=$out/typecheck-good$variant.log
+if make -C "$SRC" O="$out" ARCH="$arch" $(flavour_make_args "$flavour") kernel/trace/kmark_tc_good$variant.o > "$log" 2>&1 &&
    ! grep -qE 'warning:|error:' "$log"; then
-	res 0 "$flavour: kmark_tc_good.c builds without a warning (\"\", kmark_comm(), bit-field)"
+	res 0 "$what: kmark_tc_good.c builds without a warning (\"\", kmark_comm(), bit-field)"
 else
-	res 1 "$flavour: kmark_tc_good.c did not build cleanly"
+	res 1 "$what: kmark_tc_good.c did not build cleanly"
 	grep -E 'warning:|error:' "$log" | head -n 5 | sed 's/^/# /'
 fi
+done
 echo "$passed passed, $failed failed"

@@ -464,6 +464,22 @@ const char *kmark_arg_str(const struct kmark_marker *m, const void *args,
 }
 EXPORT_SYMBOL_GPL(kmark_arg_str);
 
+/* rcu_is_watching(), out of line while a KUnit test runs: it can stub it. */
+bool notrace kmark_rcu_watching_kunit(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kmark_rcu_watching_kunit);
+	return rcu_is_watching();
+}
+NOKPROBE_SYMBOL(kmark_rcu_watching_kunit);
+
+static __always_inline bool kmark_rcu_watching(void)
+{
+	/* A static branch: nothing while no KUnit test runs. */
+	if (unlikely(kunit_get_current_test()))
+		return kmark_rcu_watching_kunit();
+	return rcu_is_watching();
+}
+
 /**
  * __kmark_hit - a marker site fired (called from kmark() only)
  * @site:	the site
@@ -480,12 +496,13 @@ void notrace __kmark_hit(struct kmark_site *site, const void *args)
 	struct kmark_probe_array *pa;
 	unsigned int i;
 
-	if (unlikely(!rcu_is_watching())) {
+	preempt_disable_notrace();
+	/* As __DO_TRACE: no probe runs where RCU does not watch. */
+	if (unlikely(!kmark_rcu_watching())) {
 		if (READ_ONCE(m->recording))
 			kmark_count_drop();
-		return;
+		goto out;
 	}
-	preempt_disable_notrace();
 	pa = rcu_dereference_sched(m->probes);
 	if (likely(pa)) {
 		for (i = 0; i < pa->nr; i++) {
@@ -498,6 +515,7 @@ void notrace __kmark_hit(struct kmark_site *site, const void *args)
 				fn(pa->probes[i].data, m, args);
 		}
 	}
+out:
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__kmark_hit);

@@ -223,6 +223,7 @@ void kmark_free_layout(struct kmark_layout *layout);
 struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
 struct kmark_marker *kmark_marker_by_name_rcu(const char *name);
+bool kmark_rcu_watching_kunit(void);
 int kmark_set_event_parse(const char *buf, const char * const *names,
 			  unsigned int nr, bool *state, bool *named,
 			  const char **err, unsigned int *err_pos);

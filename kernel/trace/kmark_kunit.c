@@ -171,13 +171,14 @@ static void kmark_test_round_trip(struct kunit *test)
 {
 	unsigned char uc = 250;
 	short sh = -2;
+	signed char hh = -100;	/* clang's -Wformat wants a char for %hhd */
 	bool yes = true;
 	char comm[TASK_COMM_LEN] = "kworker/0:1";
 
 	KMARK_ROUND_TRIP("i=%d neg=%d", 42, -7);
 	KMARK_ROUND_TRIP("u=%u x=%x X=%X o=%o", 4000000000U, 0xbeef, 0xBEEF, 8);
 	KMARK_ROUND_TRIP("c=%c", 'k');
-	KMARK_ROUND_TRIP("h=%hd hu=%hu hh=%hhd", sh, (unsigned short)65535, 300);
+	KMARK_ROUND_TRIP("h=%hd hu=%hu hh=%hhd", sh, (unsigned short)65535, hh);
 	KMARK_ROUND_TRIP("uc=%u b=%d", uc, yes);
 	KMARK_ROUND_TRIP("l=%ld lu=%lu lx=%lx", -5L, ULONG_MAX, 0xabcUL);
 	KMARK_ROUND_TRIP("ll=%lld llu=%llu llx=%llx", -1LL,
@@ -779,6 +780,60 @@ static void kmark_test_kprobe_parse(struct kunit *test)
 }
 #endif
 
+/* --- a hit where RCU does not watch ------------------------------------------ */
+
+static bool kmark_kunit_rcu_not_watching(void)
+{
+	return false;
+}
+
+/*
+ * A hit where RCU does not watch the CPU (idle, early entry) runs no probe,
+ * as __DO_TRACE runs none, and a recorded marker counts it as written and
+ * dropped, so the loss shows. rcu_is_watching() is made to say no.
+ */
+static void kmark_test_rcu_not_watching(struct kunit *test)
+{
+	struct kmark_probe_seen seen = {};
+	const char *name = "kmark_kunit_marker", *err;
+	unsigned long w0, d0, w1, d1;
+	unsigned int pos;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, kmark_set_event_apply(name, false, &err, &pos), 0);
+	KUNIT_ASSERT_EQ(test, kmark_probe_register(name, NULL, kmark_kunit_probe,
+						   &seen), 0);
+	migrate_disable();
+	cpu = smp_processor_id();
+	w0 = kmark_written(cpu);
+	d0 = kmark_dropped(cpu);
+	kunit_activate_static_stub(test, kmark_rcu_watching_kunit,
+				   kmark_kunit_rcu_not_watching);
+	kmark_kunit_fire(1, "unwatched");
+	kunit_deactivate_static_stub(test, kmark_rcu_watching_kunit);
+	w1 = kmark_written(cpu);
+	d1 = kmark_dropped(cpu);
+	migrate_enable();
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0, "a probe ran where RCU does not watch");
+	KUNIT_EXPECT_EQ(test, w1 - w0, 1UL);
+	KUNIT_EXPECT_EQ(test, d1 - d0, 1UL);
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	w0 = kmark_written(cpu);
+	d0 = kmark_dropped(cpu);
+	kmark_kunit_fire(2, "watched");
+	w1 = kmark_written(cpu);
+	d1 = kmark_dropped(cpu);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, w1 - w0, 1UL);
+	KUNIT_EXPECT_EQ(test, d1 - d0, 0UL);
+	kmark_probe_unregister(name, kmark_kunit_probe, &seen);
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("!kmark_kunit_marker", false,
+						    &err, &pos), 0);
+}
+
 /* --- filters ----------------------------------------------------------------- */
 
 #define KMARK_TEST_NR_FILTERS	20
@@ -957,6 +1012,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_set_event_rollback),
 	KUNIT_CASE(kmark_test_probe_api),
+	KUNIT_CASE(kmark_test_rcu_not_watching),
 	KUNIT_CASE(kmark_test_filter_match),
 	KUNIT_CASE(kmark_test_filter_errors),
 #ifdef CONFIG_KMARK_KPROBES

@@ -20,7 +20,7 @@ kmark-testprog drain $K/trace_pipe > /tmp/f.txt
 n=$(grep -c ' sched_switch: ' /tmp/f.txt)
 other=$(grep ' sched_switch: ' /tmp/f.txt | grep -vc 'next_comm=kmpong ')
 diag "$n switches recorded, $other not to kmpong"
-check "string filter: switches to kmpong were recorded (>= 100)" test "$n" -ge 100
+check "string filter: switches to kmpong were recorded (>= 90 of 100 round trips)" test "$n" -ge 90
 expect_eq "string filter: nothing else was" "$other" 0
 expect_eq "the filter outlives set_event changes" "$(cat $F)" \
 	'next_comm == "kmpong" || (next_comm ~ "kmpo?g*" && prev_pid < 0)'

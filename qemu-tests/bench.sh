@@ -83,9 +83,14 @@ flood() {	# flood NAME DIR MODE READER...
 echo kmark_bench > $K/set_event
 flood kmark_cat $K marker cat $K/trace_pipe
 flood kmark_tool $K marker kmark stream
+# The binary path: raw pages as they fill (cat of trace_pipe_raw), and
+# kmark record -o x.dat (raw pages into trace.dat), against ftrace's raw.
+flood kmark_raw $K marker cat $K/per_cpu/cpu0/trace_pipe_raw
+flood kmark_dat $K marker kmark record -k -o /tmp/flood.dat kmark_bench
 echo > $K/set_event
 echo 1 > $T/events/kmark_bench/kmark_bench/enable
 flood ftrace_cat $T tracepoint cat $T/trace_pipe
+flood ftrace_raw $T tracepoint cat $T/per_cpu/cpu0/trace_pipe_raw
 echo 0 > $T/events/kmark_bench/kmark_bench/enable
 
 # The idle reader: sched_switch only, 'cat trace_pipe' to a file for IDLE s;

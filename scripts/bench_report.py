@@ -63,7 +63,8 @@ def figures(vals, env):
         v = med(vals, 'switch.' + k)
         if none is not None and v is not None:
             f['switch.' + k] = (v - none) / (2 * pp)
-    for r in ('kmark_cat', 'kmark_tool', 'ftrace_cat'):
+    for r in ('kmark_cat', 'kmark_tool', 'ftrace_cat', 'kmark_raw',
+              'kmark_dat', 'ftrace_raw'):
         ev, ns = med(vals, f'read.{r}.events'), med(vals, f'read.{r}.ns')
         lost = med(vals, f'read.{r}.lost')
         if ev is not None and ns:
@@ -163,6 +164,20 @@ def main():
     rrow('kmark / ftrace, reader (cat)', 'read.kmark_cat.eps', 'read.ftrace_cat.eps', '>= 1x')
     row('lost in the flood: kmark (counted, shown)', 'read.kmark_cat.lost', '')
     row('lost in the flood: ftrace', 'read.ftrace_cat.lost', '')
+    row('reader: kmark trace_pipe_raw + cat (pages), events/s', 'read.kmark_raw.eps', '')
+    row('reader: kmark record -o x.dat (raw pages into trace.dat), events/s',
+        'read.kmark_dat.eps', '')
+    row('reader: ftrace trace_pipe_raw + cat (pages), events/s', 'read.ftrace_raw.eps', '')
+    rrow('kmark / ftrace, raw pages (cat)', 'read.kmark_raw.eps', 'read.ftrace_raw.eps', '>= 1x')
+    rrow('kmark record -o x.dat / ftrace raw pages', 'read.kmark_dat.eps',
+         'read.ftrace_raw.eps', '>= 1x')
+    row('lost in the flood: kmark raw / kmark record -o x.dat / ftrace raw',
+        'read.kmark_raw.lost', '')
+    L[-1] = (L[-1].rsplit('|', 4)[0] + '| ' +
+             ' / '.join(fmt(ic.get(f'read.{r}.lost')) for r in ('kmark_raw', 'kmark_dat', 'ftrace_raw')) +
+             ' | ' +
+             ' / '.join(fmt(tc.get(f'read.{r}.lost')) for r in ('kmark_raw', 'kmark_dat', 'ftrace_raw')) +
+             ' |  |')
     row('idle reader: its own switches/s, kmark (read_delay_ms 50)', 'idle.kmark.own_ps', '')
     row('idle reader: its own switches/s, kmark woken per event (read_delay_ms 0)',
         'idle.kmark_per_event.own_ps', '')
@@ -249,7 +264,8 @@ def main():
     want = ['hit.plain', 'hit.marker_off', 'hit.marker_on', 'hit.marker_paused',
             'hit.tracepoint_on', 'hit.kmark_kprobe', 'hit.ftrace_kprobe',
             'switch.kmark', 'switch.ftrace', 'read.kmark_cat.eps',
-            'read.kmark_tool.eps', 'read.ftrace_cat.eps',
+            'read.kmark_tool.eps', 'read.ftrace_cat.eps', 'read.kmark_raw.eps',
+            'read.kmark_dat.eps', 'read.ftrace_raw.eps',
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50']
     passed = failed = 0

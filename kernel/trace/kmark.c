@@ -474,9 +474,11 @@ NOKPROBE_SYMBOL(kmark_rcu_watching_kunit);
 
 static __always_inline bool kmark_rcu_watching(void)
 {
-	/* A static branch: nothing while no KUnit test runs. */
-	if (unlikely(kunit_get_current_test()))
+#if IS_ENABLED(CONFIG_KUNIT)
+	/* A static branch (a NOP) while no KUnit test runs. */
+	if (static_branch_unlikely(&kunit_running) && current->kunit_test)
 		return kmark_rcu_watching_kunit();
+#endif
 	return rcu_is_watching();
 }
 

@@ -212,24 +212,32 @@ void notrace kmark_discard(struct ring_buffer_event *event)
 NOKPROBE_SYMBOL(kmark_discard);
 
 /*
- * Does a marker's hit pass its filter? Read from the argument block, before
+ * A marker's hit against its filter, read from the argument block before
  * anything is reserved; the common fields come from a header built here,
- * as the record would get it.
+ * as the record would get it. Out of line: only filtered events pay.
  */
-static bool notrace kmark_hit_filtered_out(const struct kmark_marker *m,
-					   const void *args)
+static noinline bool notrace kmark_hit_filter(const struct kmark_marker *m,
+					      const struct kmark_filter *flt,
+					      const void *args)
 {
-	const struct kmark_filter *flt = rcu_dereference_sched(m->filter);
-	struct kmark_entry hdr;
+	struct kmark_entry hdr __uninitialized;
 
-	if (likely(!flt))
-		return false;
 	if (kmark_filter_needs_hdr(flt)) {
 		hdr.type = m->id;
 		kmark_fill_ctx(&hdr, true);
 	}
 	return !kmark_filter_match(flt, &hdr,
 				   (const u8 *)args - KMARK_HDR_SIZE, 0);
+}
+NOKPROBE_SYMBOL(kmark_hit_filter);
+
+/* Is a marker's hit filtered out? Without a filter, one load and a test. */
+static __always_inline bool kmark_hit_filtered_out(const struct kmark_marker *m,
+						   const void *args)
+{
+	const struct kmark_filter *flt = rcu_dereference_sched(m->filter);
+
+	return unlikely(flt) && kmark_hit_filter(m, flt, args);
 }
 
 /**

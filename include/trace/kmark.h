@@ -265,11 +265,6 @@ do {									\
 	}								\
 } while (0)
 
-#if defined(MODULE)
-/* Sites are found in vmlinux's section only; modules are not walked yet. */
-#define kmark(name, fmt, ...)						\
-	BUILD_BUG_ON_MSG(1, "kmark() is not supported in modules yet")
-#else
 /**
  * kmark() - a static marker
  * @_name:	marker name, a C identifier (not a string)
@@ -280,7 +275,6 @@ do {									\
  */
 #define kmark(_name, fmt, ...)						\
 	__kmark_cat(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
-#endif
 
 int kmark_probe_register(const char *name, const char *format,
 			 kmark_probe_fn probe, void *data);

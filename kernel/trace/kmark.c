@@ -33,6 +33,8 @@
 #include <linux/glob.h>
 #include <linux/init.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -676,7 +678,8 @@ int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 	int ret;
 
 	mutex_lock(&kmark_mutex);
-	m = kmark_find_marker(name);
+	/* A marker whose module is gone keeps its probes: remove them too. */
+	m = kmark_find_marker(name) ?: kmark_gone_marker(name);
 	ret = m && !m->ops ? __kmark_probe_unregister(m, probe, data) : -ENOENT;
 	mutex_unlock(&kmark_mutex);
 	if (!ret)
@@ -795,14 +798,83 @@ static bool kmark_name_matches(const char *pat, const char *name)
 	return slash && !strchr(pat, '/') && glob_match(pat, slash + 1);
 }
 
+/*
+ * Does @tok ("NAME" or "MODULE:NAME", globs in both parts) name the event
+ * @name of module @mod (NULL: vmlinux)?
+ */
+static bool kmark_event_matches(const char *tok, const char *name,
+				const char *mod)
+{
+	const char *colon = strchr(tok, ':');
+	char modpat[MODULE_NAME_LEN];
+
+	if (colon) {
+		if (colon - tok >= sizeof(modpat))
+			return false;
+		memcpy(modpat, tok, colon - tok);
+		modpat[colon - tok] = '\0';
+		if (!glob_match(modpat, mod ?: "vmlinux"))
+			return false;
+		tok = colon + 1;
+	}
+	return kmark_name_matches(tok, name);
+}
+
+/*
+ * A "MODULE:NAME" token whose module is not loaded (and is named without a
+ * glob) waits for the module: the pending tokens, applied to the module's
+ * markers when it loads, until "> set_event" or "!MODULE:NAME". Under
+ * kmark_mutex.
+ */
+struct kmark_pending {
+	struct list_head list;
+	char tok[];
+};
+
+static LIST_HEAD(kmark_pending);
+
+static bool kmark_pending_ok(const char *tok)
+{
+	const char *colon = strchr(tok, ':');
+	char mod[MODULE_NAME_LEN];
+	bool loaded;
+
+	if (!colon || colon == tok || colon - tok >= sizeof(mod) || !colon[1])
+		return false;
+	memcpy(mod, tok, colon - tok);
+	mod[colon - tok] = '\0';
+	if (strpbrk(mod, "*?[") || !strcmp(mod, "vmlinux"))
+		return false;
+#ifdef CONFIG_MODULES
+	rcu_read_lock_sched();
+	loaded = find_module(mod);
+	rcu_read_unlock_sched();
+#else
+	loaded = false;
+#endif
+	return !loaded;
+}
+
+static struct kmark_pending *kmark_pending_find(const char *tok)
+{
+	struct kmark_pending *p;
+
+	list_for_each_entry(p, &kmark_pending, list)
+		if (!strcmp(p->tok, tok))
+			return p;
+	return NULL;
+}
+
 /**
  * kmark_set_event_parse - apply a set_event command to an enable set
  * @buf:	the command: names, globs and !names, separated by white space
  *		or commas
  * @names:	the events
+ * @mods:	their modules (NULL entries, or NULL: vmlinux)
  * @nr:		number of @names
  * @state:	in: which events are on; out: which are on after @buf
  * @named:	out, if not NULL: which events a name (not a glob) turned on
+ * @pending:	out, if not NULL: "MODULE:NAME" tokens of modules not loaded
  * @err:	on failure, the message
  * @err_pos:	on failure, the offset in @buf of the token it is about
  *
@@ -812,11 +884,13 @@ static bool kmark_name_matches(const char *pat, const char *name)
  * Return: 0 or -EINVAL.
  */
 int kmark_set_event_parse(const char *buf, const char * const *names,
-			  unsigned int nr, bool *state, bool *named,
+			  const char * const *mods, unsigned int nr,
+			  bool *state, bool *named,
+			  struct kmark_pending_req *pending,
 			  const char **err, unsigned int *err_pos)
 {
 	const char *p = buf;
-	char tok[KMARK_NAME_MAX + 2];
+	char tok[KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
 
 	while (*p) {
 		const char *start;
@@ -854,14 +928,22 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 			return -EINVAL;
 		}
 		for (i = 0; i < nr; i++) {
-			if (glob ? kmark_name_matches(tok, names[i]) :
-				   (!strcmp(tok, names[i]) ||
-				    kmark_name_matches(tok, names[i]))) {
+			if (kmark_event_matches(tok, names[i],
+						mods ? mods[i] : NULL)) {
 				state[i] = !neg;
 				if (named)
 					named[i] = !neg && !glob;
 				any = true;
 			}
+		}
+		if (!any && pending && kmark_pending_ok(tok)) {
+			if (pending->nr == ARRAY_SIZE(pending->tok)) {
+				*err = "Too many events of unloaded modules in one write";
+				return -EINVAL;
+			}
+			strscpy(pending->tok[pending->nr], tok);
+			pending->neg[pending->nr++] = neg;
+			continue;
 		}
 		if (!any) {
 			*err = glob ? "No marker or event matches the glob" :
@@ -889,36 +971,62 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 			  unsigned int *err_pos)
 {
+	struct kmark_pending *newp[KMARK_PENDING_MAX] = { };
+	struct kmark_pending *p, *tmp;
+	struct kmark_pending_req *req;
 	struct kmark_marker *m, **ms;
-	const char **names;
+	const char **names, **mods;
 	bool *state, *was, *named;
 	unsigned int nr = 0, i;
 	int ret;
 
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req) {
+		*err = "Out of memory";
+		*err_pos = 0;
+		return -ENOMEM;
+	}
 	mutex_lock(&kmark_mutex);
 	list_for_each_entry(m, &kmark_markers, list)
 		nr++;
 	ms = kcalloc(nr, sizeof(*ms), GFP_KERNEL);
 	names = kcalloc(nr, sizeof(*names), GFP_KERNEL);
+	mods = kcalloc(nr, sizeof(*mods), GFP_KERNEL);
 	state = kcalloc(nr, sizeof(*state), GFP_KERNEL);
 	was = kcalloc(nr, sizeof(*was), GFP_KERNEL);
 	named = kcalloc(nr, sizeof(*named), GFP_KERNEL);
 	ret = -ENOMEM;
 	*err = "Out of memory";
 	*err_pos = 0;
-	if (nr && (!ms || !names || !state || !was || !named))
+	if (nr && (!ms || !names || !mods || !state || !was || !named))
 		goto out;
 	i = 0;
 	list_for_each_entry(m, &kmark_markers, list) {
 		ms[i] = m;
 		names[i] = m->name;
+		mods[i] = m->module;
 		was[i] = m->recording;
 		state[i] = truncate ? false : m->recording;
 		i++;
 	}
-	ret = kmark_set_event_parse(buf, names, nr, state, named, err, err_pos);
+	ret = kmark_set_event_parse(buf, names, mods, nr, state, named, req,
+				    err, err_pos);
 	if (ret)
 		goto out;
+	/* Room for the new pending tokens before anything changes. */
+	for (i = 0; i < req->nr; i++) {
+		if (req->neg[i] || kmark_pending_find(req->tok[i]))
+			continue;
+		newp[i] = kmalloc(struct_size(newp[i], tok,
+					      strlen(req->tok[i]) + 1), GFP_KERNEL);
+		if (!newp[i]) {
+			ret = -ENOMEM;
+			*err = "Out of memory";
+			*err_pos = 0;
+			goto out;
+		}
+		strcpy(newp[i]->tok, req->tok[i]);
+	}
 	for (i = 0; i < nr; i++) {
 		if (!state[i] || was[i])
 			continue;
@@ -944,14 +1052,72 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 	for (i = 0; i < nr; i++)
 		if (!state[i] && was[i])
 			kmark_set_recording(ms[i], false);
+	/* The pending tokens: '>' drops the old ones, '!' one, new ones join. */
+	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
+		bool drop = truncate;
+
+		for (i = 0; i < req->nr; i++)
+			if (req->neg[i] && !strcmp(req->tok[i], p->tok))
+				drop = true;
+		if (drop) {
+			list_del(&p->list);
+			kfree(p);
+		}
+	}
+	for (i = 0; i < req->nr; i++) {
+		if (newp[i])
+			list_add_tail(&newp[i]->list, &kmark_pending);
+		newp[i] = NULL;
+	}
 out:
 	mutex_unlock(&kmark_mutex);
+	for (i = 0; i < ARRAY_SIZE(newp); i++)
+		kfree(newp[i]);
+	kfree(req);
 	kfree(ms);
+	kfree(mods);
 	kfree(names);
 	kfree(state);
 	kfree(was);
 	kfree(named);
 	return ret;
+}
+
+/* set_event's read: the pending tokens, one a line. Under kmark_mutex. */
+void kmark_pending_show(struct seq_file *sf)
+{
+	struct kmark_pending *p;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(p, &kmark_pending, list)
+		seq_printf(sf, "%s\n", p->tok);
+}
+
+/*
+ * Enable @mod's markers that a pending token names (the module has just
+ * loaded); a failure is reported, the token stays. Under kmark_mutex.
+ */
+void kmark_pending_apply(const char *mod)
+{
+	struct kmark_pending *p;
+	struct kmark_marker *m;
+	size_t n = strlen(mod);
+	int ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(p, &kmark_pending, list) {
+		if (strncmp(p->tok, mod, n) || p->tok[n] != ':')
+			continue;
+		list_for_each_entry(m, &kmark_markers, list) {
+			if (!m->module || strcmp(m->module, mod) || m->recording ||
+			    !kmark_event_matches(p->tok, m->name, m->module))
+				continue;
+			ret = kmark_set_recording(m, true);
+			if (ret)
+				pr_warn("set_event %s: %s of module %s not enabled: %d\n",
+					p->tok, m->name, mod, ret);
+		}
+	}
 }
 
 /* --- boot ------------------------------------------------------------- */

@@ -513,6 +513,9 @@ static int kmark_available_show(struct seq_file *m, void *v)
 		mk->ops->show(m, mk);
 	else
 		seq_puts(m, mk->format);
+	/* ftrace's habit for module symbols: "name [module]". */
+	if (mk->module)
+		seq_printf(m, " [%s]", mk->module);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -542,8 +545,13 @@ static int kmark_set_event_show(struct seq_file *m, void *v)
 {
 	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
 
-	if (mk->recording)
+	if (mk->recording && mk->module)
+		seq_printf(m, "%s:%s\n", mk->module, mk->name);
+	else if (mk->recording)
 		seq_printf(m, "%s\n", mk->name);
+	/* After the last event, the tokens waiting for their module. */
+	if (list_is_last(&mk->list, &kmark_markers))
+		kmark_pending_show(m);
 	return 0;
 }
 

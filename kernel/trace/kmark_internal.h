@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
@@ -145,6 +146,9 @@ struct kmark_event_ops {
  * @edir:	its directory events/NAME/ (format, id, filter)
  * @filter:	its filter (events/NAME/filter) or NULL; RCU, set under
  *		kmark_mutex
+ * @module:	the module whose kmark() sites brought it, or NULL (vmlinux,
+ *		and dynamic events); its name, format and this are kmark's
+ *		copies, kept after the module is gone (records still render)
  * @pid_field:	1 + the field that the pid filters also look at (next_pid
  *		of sched_switch, pid of sched_wakeup), or 0
  * @pid_field_only: that field alone decides (sched_wakeup: the woken task)
@@ -167,6 +171,7 @@ struct kmark_marker {
 	const struct kmark_event_ops *ops;
 	struct kmark_dir *edir;
 	struct kmark_filter __rcu *filter;
+	const char *module;
 	u8 pid_field;
 	bool pid_field_only;
 };
@@ -224,10 +229,31 @@ struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
 struct kmark_marker *kmark_marker_by_name_rcu(const char *name);
 bool kmark_rcu_watching_kunit(void);
+/* "MODULE:NAME" tokens of set_event whose module is not loaded */
+#define KMARK_PENDING_MAX	8	/* such tokens in one write */
+
+struct kmark_pending_req {
+	char tok[KMARK_PENDING_MAX][KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
+	bool neg[KMARK_PENDING_MAX];
+	unsigned int nr;
+};
+
 int kmark_set_event_parse(const char *buf, const char * const *names,
-			  unsigned int nr, bool *state, bool *named,
+			  const char * const *mods, unsigned int nr,
+			  bool *state, bool *named,
+			  struct kmark_pending_req *pending,
 			  const char **err, unsigned int *err_pos);
 int kmark_set_recording(struct kmark_marker *m, bool on);
+void kmark_pending_show(struct seq_file *sf);
+#ifdef CONFIG_MODULES
+struct kmark_marker *kmark_gone_marker(const char *name);
+#else
+static inline struct kmark_marker *kmark_gone_marker(const char *name)
+{
+	return NULL;
+}
+#endif
+void kmark_pending_apply(const char *mod);
 int kmark_dynamic_alloc_id(struct kmark_marker *m);
 void kmark_dynamic_free_id(struct kmark_marker *m);
 void kmark_dynamic_link(struct kmark_marker *m);

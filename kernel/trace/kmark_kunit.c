@@ -497,6 +497,12 @@ static const struct kmark_ev_case kmark_ev_cases[] = {
 	{ "sched_[sw", "000000", NULL, "Bad glob: unmatched '[' or ']'", 0 },
 	{ "sys_sync !", "000000", NULL, "'!' must be followed by a marker name", 9 },
 	{ "sched_switc", "000000", NULL, "Unknown marker or event", 0 },
+	/* MODULE:NAME: the kernel's own events are vmlinux's. */
+	{ "vmlinux:sched_switch", "000000", "001000" },
+	{ "*:sched_w*", "000000", "000100" },
+	{ "vm*:sys_sync !vmlinux:sched_*", "111110", "000010" },
+	{ "mydrv:sched_switch", "000000", NULL, "Unknown marker or event", 0 },
+	{ "vmlinux:*", "000000", "111111" },
 };
 
 static void kmark_test_set_event_parse(struct kunit *test)
@@ -513,8 +519,8 @@ static void kmark_test_set_event_parse(struct kunit *test)
 
 		for (j = 0; j < n; j++)
 			state[j] = c->before[j] == '1';
-		ret = kmark_set_event_parse(c->cmd, kmark_ev_names, n, state,
-					    NULL, &err, &pos);
+		ret = kmark_set_event_parse(c->cmd, kmark_ev_names, NULL, n,
+					    state, NULL, NULL, &err, &pos);
 		for (j = 0; j < n; j++)
 			got[j] = state[j] ? '1' : '0';
 		got[n] = '\0';

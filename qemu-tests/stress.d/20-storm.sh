@@ -57,7 +57,22 @@ w_module() {
 		rmmod kmark_test
 	done
 }
+# Markers in a module: enabled by 'module:*' (also before it loads), fired
+# from both CPUs, unloaded while firing and while enabled.
+markmod=/lib/modules/$(uname -r)/extra/kmark_mark.ko
+w_mod_markers() {
+	while running; do
+		echo 'kmark_mark:*' >> $K/set_event
+		insmod $markmod
+		echo 200 > /sys/module/kmark_mark/parameters/fire &
+		taskset 2 sh -c 'echo 200 > /sys/module/kmark_mark/parameters/fire' &
+		rmmod kmark_mark
+		wait
+		echo '!kmark_mark:*' >> $K/set_event
+	done
+}
 bg w_set_event
+bg w_mod_markers
 bg w_tracing_on
 bg w_resize
 bg w_kprobes
@@ -81,6 +96,7 @@ kill $pids 2>/dev/null
 wait
 ok "the storm ran 30 s (the console is checked for splats on the host)"
 rmmod kmark_test 2>/dev/null
+rmmod kmark_mark 2>/dev/null
 
 # From scratch: a clean state, and tracing works.
 echo 1 > $K/tracing_on

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmark: markers in loadable modules.
+ *
+ * The module loader finds a module's kmark() sites (its __kmark_sites
+ * section, mod->kmark_sites). When the module comes, each site joins the
+ * marker of its name, if there is one and the formats and argument blocks
+ * agree, or becomes a new marker of the module's ("name [module]" in
+ * available_markers, "module:name" in set_event); a site that disagrees
+ * stays off, with a line in the kernel log, and the module still loads.
+ * Tokens of set_event that named the module before it loaded are applied.
+ *
+ * When the module goes, its sites leave their markers. A marker it brought
+ * that has no site left is taken out of the namespace and its recorder
+ * detached, but kept, with kmark's copies of its name, format and layout,
+ * so that its records still in the buffer render as they were; loaded
+ * again with the same marker, the module gets it back (same id).
+ */
+#define pr_fmt(fmt) "kmark: " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "kmark_internal.h"
+
+/* Markers of unloaded modules, kept for their records; under kmark_mutex. */
+static LIST_HEAD(kmark_gone);
+
+static int kmark_msite_cmp(const void *a, const void *b)
+{
+	const struct kmark_site *sa = *(const struct kmark_site **)a;
+	const struct kmark_site *sb = *(const struct kmark_site **)b;
+
+	return strcmp(sa->name, sb->name);
+}
+
+/* Can @site be one of @m's? NULL, or why not. */
+static const char *kmark_site_fits(struct kmark_marker *m,
+				   const struct kmark_site *site)
+{
+	if (m->ops)
+		return "a kprobe event has that name";
+	if (strcmp(site->format, m->format))
+		return "its format is not the marker's";
+	return kmark_layout_bind(m->layout, site);
+}
+
+/* Add @n sites to @m, armed if @m has probes. Under kmark_mutex. */
+static int kmark_marker_add_sites(struct kmark_marker *m,
+				  struct kmark_site **sites, unsigned int n)
+{
+	struct kmark_site **all;
+	unsigned int i;
+
+	all = kcalloc(m->nr_sites + n, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	if (m->nr_sites)
+		memcpy(all, m->sites, m->nr_sites * sizeof(*all));
+	memcpy(all + m->nr_sites, sites, n * sizeof(*all));
+	kfree(m->sites);
+	m->sites = all;
+	m->nr_sites += n;
+	for (i = 0; i < n; i++) {
+		sites[i]->marker = m;
+		if (rcu_access_pointer(m->probes))
+			static_branch_enable(&sites[i]->key);
+	}
+	return 0;
+}
+
+static void kmark_module_marker_free(struct kmark_marker *m)
+{
+	kmark_free_layout(m->layout);
+	kfree(m->name);
+	kfree(m->format);
+	kfree(m->module);
+	kfree(m->sites);
+	kfree(m);
+}
+
+/* A new marker of module @mod named after @site; NULL if out of memory. */
+static struct kmark_marker *kmark_module_marker_new(struct module *mod,
+						    struct kmark_site *site)
+{
+	struct kmark_marker *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	unsigned int pos;
+	const char *err;
+
+	if (!m)
+		return NULL;
+	m->name = kstrdup(site->name, GFP_KERNEL);
+	m->format = kstrdup(site->format, GFP_KERNEL);
+	m->module = kstrdup(mod->name, GFP_KERNEL);
+	if (!m->name || !m->format || !m->module)
+		goto nomem;
+	m->event = m->name;
+	m->layout = kmark_parse_format(m->format, &err, &pos);
+	if (IS_ERR(m->layout)) {
+		pr_err("marker %s of module %s: bad format \"%s\" at %u: %s; marker left out\n",
+		       m->name, mod->name, m->format, pos, err);
+		m->layout = NULL;
+		kmark_module_marker_free(m);
+		return ERR_PTR(-EINVAL);
+	}
+	return m;
+nomem:
+	kmark_module_marker_free(m);
+	return NULL;
+}
+
+/* A kept marker of @mod's named @name, or NULL. */
+static struct kmark_marker *kmark_gone_find(const char *mod, const char *name)
+{
+	struct kmark_marker *m;
+
+	list_for_each_entry(m, &kmark_gone, list)
+		if (!strcmp(m->module, mod) && !strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/* The sites of @mod named like sites[0] (@n of them). Under kmark_mutex. */
+static void kmark_module_add_group(struct module *mod,
+				   struct kmark_site **sites, unsigned int n)
+{
+	struct kmark_marker *m = kmark_find_marker(sites[0]->name);
+	struct kmark_marker *gone = NULL;
+	bool fresh = false;
+	unsigned int i, kept = 0;
+	const char *why;
+
+	if (!m) {
+		gone = kmark_gone_find(mod->name, sites[0]->name);
+		if (gone && !strcmp(gone->format, sites[0]->format)) {
+			m = gone;
+		} else {
+			m = kmark_module_marker_new(mod, sites[0]);
+			if (IS_ERR_OR_NULL(m)) {
+				if (!m)
+					pr_err("marker %s of module %s: out of memory; its sites stay off\n",
+					       sites[0]->name, mod->name);
+				return;
+			}
+			fresh = true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		why = kmark_site_fits(m, sites[i]);
+		if (why) {
+			pr_err("marker %s of module %s (%pS): %s; that site stays off\n",
+			       sites[i]->name, mod->name, sites[i], why);
+			continue;
+		}
+		sites[kept++] = sites[i];
+	}
+	if (!kept)
+		goto unused;
+	if (fresh) {
+		kmark_layout_finish(m->layout);
+		if (kmark_dynamic_alloc_id(m))
+			goto nomem;
+	}
+	if (kmark_marker_add_sites(m, sites, kept))
+		goto nomem_id;
+	if (fresh || m == gone) {
+		if (m == gone)
+			list_del(&m->list);
+		kmark_dynamic_link(m);
+		if (kmark_event_dir_create(m))
+			pr_warn("no events/%s/: out of memory\n", m->name);
+	}
+	return;
+nomem_id:
+	if (fresh)
+		kmark_dynamic_free_id(m);
+nomem:
+	pr_err("marker %s of module %s: out of memory; its sites stay off\n",
+	       sites[0]->name, mod->name);
+unused:
+	if (fresh)
+		kmark_module_marker_free(m);
+}
+
+static void kmark_module_coming(struct module *mod)
+{
+	struct kmark_site **sites;
+	unsigned int n = mod->num_kmark_sites, i, j;
+
+	if (!n)
+		return;
+	sites = kmemdup(mod->kmark_sites, n * sizeof(*sites), GFP_KERNEL);
+	if (!sites) {
+		pr_err("module %s: out of memory; its %u marker sites stay off\n",
+		       mod->name, n);
+		return;
+	}
+	sort(sites, n, sizeof(*sites), kmark_msite_cmp, NULL);
+	mutex_lock(&kmark_mutex);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n; j++)
+			if (strcmp(sites[i]->name, sites[j]->name))
+				break;
+		kmark_module_add_group(mod, sites + i, j - i);
+	}
+	kmark_pending_apply(mod->name);
+	mutex_unlock(&kmark_mutex);
+	kfree(sites);
+}
+
+static void kmark_module_going(struct module *mod)
+{
+	struct kmark_marker *m, *tmp;
+	unsigned int i, kept;
+
+	if (!mod->num_kmark_sites)
+		return;
+	mutex_lock(&kmark_mutex);
+	list_for_each_entry_safe(m, tmp, &kmark_markers, list) {
+		if (m->ops)
+			continue;
+		for (i = 0, kept = 0; i < m->nr_sites; i++) {
+			struct kmark_site *site = m->sites[i];
+
+			if (!within_module((unsigned long)site, mod)) {
+				m->sites[kept++] = site;
+				continue;
+			}
+			if (static_key_enabled(&site->key))
+				static_branch_disable(&site->key);
+		}
+		m->nr_sites = kept;
+		if (kept || !m->module || strcmp(m->module, mod->name))
+			continue;
+		/* Its last site is gone: out of the namespace, kept. */
+		if (m->recording)
+			kmark_set_recording(m, false);
+		kmark_event_dir_remove(m);
+		list_del(&m->list);
+		list_add_tail(&m->list, &kmark_gone);
+	}
+	mutex_unlock(&kmark_mutex);
+	/* No CPU runs a probe of the module's sites from here on. */
+	synchronize_rcu();
+}
+
+/* A kept marker named @name (of any module), or NULL. Under kmark_mutex. */
+struct kmark_marker *kmark_gone_marker(const char *name)
+{
+	struct kmark_marker *m;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(m, &kmark_gone, list)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+static int kmark_module_notify(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct module *mod = data;
+
+	if (val == MODULE_STATE_COMING)
+		kmark_module_coming(mod);
+	else if (val == MODULE_STATE_GOING)
+		kmark_module_going(mod);
+	return NOTIFY_OK;
+}
+
+/* After jump_label's (priority 1): the sites' static keys are set up. */
+static struct notifier_block kmark_module_nb = {
+	.notifier_call = kmark_module_notify,
+	.priority = 0,
+};
+
+static int __init kmark_module_init(void)
+{
+	return register_module_notifier(&kmark_module_nb);
+}
+core_initcall(kmark_module_init);

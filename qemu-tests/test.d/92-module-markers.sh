@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: kmark() in a module built out of tree (M=): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back
+# description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back
 . /tests/lib.sh
-plan 16
+plan 18
 reset_kmark
 rmmod kmark_mark 2>/dev/null
 F=/sys/module/kmark_mark/parameters/fire
@@ -70,4 +70,15 @@ insmod $mm
 check "loaded again: listed again, not enabled (unload turned it off)" \
 	sh -c "grep -q '^kmark_mod_fire ' $K/available_markers && ! grep -q kmark_mod $K/set_event"
 rmmod kmark_mark
+
+# The in-tree sample (samples/kmark, CONFIG_SAMPLE_KMARK=m), as installed.
+modprobe kmark_sample
+check "the in-tree sample loads with modprobe; its markers are listed" \
+	grep -qx 'kmark_sample_step step=%d of=%d comm=%s \[kmark_sample\]' $K/available_markers
+echo 'kmark_sample:*' > $K/set_event
+echo 2 > /sys/module/kmark_sample/parameters/work
+kmark-testprog drain $K/trace_pipe > /tmp/mm.txt
+expect_eq "the sample's markers record (2 steps, then done)" \
+	"$(grep -c ' kmark_sample_step: step=[01] of=2 comm=sh$' /tmp/mm.txt) $(grep -c ' kmark_sample_done:' /tmp/mm.txt)" "2 1"
+rmmod kmark_sample
 reset_kmark

@@ -40,6 +40,9 @@ static atomic_long_t kmark_test_switches, kmark_test_bad_current,
 	kmark_test_bad_mm, kmark_test_bad_irqs, kmark_test_bad_lock;
 static int kmark_test_last;
 
+/* Not static: kprobe events probe it by name (kmark_test:kmark_test_fn). */
+int kmark_test_fn(int n);
+
 noinline int kmark_test_fn(int n)
 {
 	WRITE_ONCE(kmark_test_last, n);

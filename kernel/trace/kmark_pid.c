@@ -187,11 +187,12 @@ static void kmark_pid_field_find(struct kmark_marker *m)
 static int kmark_fork_child_arg = -1, kmark_fork_parent_arg = -1;
 static int kmark_exit_pid_arg = -1;
 
-static void kmark_pid_fork_probe(void *data, struct kmark_marker *m,
-				 const void *args)
+/*
+ * Fork (@child > 0): a listed @pid's child joins its lists. Exit (@child 0):
+ * @pid leaves every list. Under kmark_pid_lock, from the sched markers.
+ */
+static void kmark_pid_follow(pid_t pid, pid_t child)
 {
-	pid_t parent = kmark_arg_value(m, args, kmark_fork_parent_arg);
-	pid_t child = kmark_arg_value(m, args, kmark_fork_child_arg);
 	struct kmark_pid_set *set;
 	unsigned long flags;
 	int l;
@@ -200,29 +201,27 @@ static void kmark_pid_fork_probe(void *data, struct kmark_marker *m,
 	for (l = 0; l < KMARK_NR_PID_LISTS; l++) {
 		set = rcu_dereference_protected(kmark_pids[l],
 						lockdep_is_held(&kmark_pid_lock));
-		if (set && kmark_pid_in(set, parent) &&
-		    !kmark_pid_add(set, child))
+		if (!set)
+			continue;
+		if (!child)
+			kmark_pid_del(set, pid);
+		else if (kmark_pid_in(set, pid) && !kmark_pid_add(set, child))
 			atomic_inc(&kmark_pid_overflow);
 	}
 	raw_spin_unlock_irqrestore(&kmark_pid_lock, flags);
 }
 
+static void kmark_pid_fork_probe(void *data, struct kmark_marker *m,
+				 const void *args)
+{
+	kmark_pid_follow(kmark_arg_value(m, args, kmark_fork_parent_arg),
+			 kmark_arg_value(m, args, kmark_fork_child_arg));
+}
+
 static void kmark_pid_exit_probe(void *data, struct kmark_marker *m,
 				 const void *args)
 {
-	pid_t pid = kmark_arg_value(m, args, kmark_exit_pid_arg);
-	struct kmark_pid_set *set;
-	unsigned long flags;
-	int l;
-
-	raw_spin_lock_irqsave(&kmark_pid_lock, flags);
-	for (l = 0; l < KMARK_NR_PID_LISTS; l++) {
-		set = rcu_dereference_protected(kmark_pids[l],
-						lockdep_is_held(&kmark_pid_lock));
-		if (set)
-			kmark_pid_del(set, pid);
-	}
-	raw_spin_unlock_irqrestore(&kmark_pid_lock, flags);
+	kmark_pid_follow(kmark_arg_value(m, args, kmark_exit_pid_arg), 0);
 }
 
 static int kmark_arg_index(const char *marker, const char *field)
@@ -493,9 +492,15 @@ static const struct file_operations kmark_pid_fops = {
 static ssize_t kmark_event_fork_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
-	char buf[4];
+	char buf[64];
+	int lost = atomic_read(&kmark_pid_overflow);
 
-	snprintf(buf, sizeof(buf), "%d\n", READ_ONCE(kmark_event_fork));
+	/* Children not followed (a list was full) are not lost silently. */
+	if (lost)
+		snprintf(buf, sizeof(buf), "%d\n# %d children not followed: list full\n",
+			 READ_ONCE(kmark_event_fork), lost);
+	else
+		snprintf(buf, sizeof(buf), "%d\n", READ_ONCE(kmark_event_fork));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
 }
 

@@ -855,6 +855,27 @@ static bool kmark_pending_ok(const char *tok)
 	return !loaded;
 }
 
+/* Whether set_event command @buf has the token "!@tok". */
+static bool kmark_cmd_negates(const char *buf, const char *tok)
+{
+	size_t n = strlen(tok);
+	const char *p = buf;
+
+	while (*p) {
+		const char *start;
+
+		while (*p && (isspace(*p) || *p == ','))
+			p++;
+		start = p;
+		while (*p && !isspace(*p) && *p != ',')
+			p++;
+		if (p - start == n + 1 && *start == '!' &&
+		    !memcmp(start + 1, tok, n))
+			return true;
+	}
+	return false;
+}
+
 static struct kmark_pending *kmark_pending_find(const char *tok)
 {
 	struct kmark_pending *p;
@@ -947,7 +968,8 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 		}
 		if (!any) {
 			*err = glob ? "No marker or event matches the glob" :
-				      "Unknown marker or event";
+			       strchr(tok, ':') ? "Unknown marker or event" :
+			       KMARK_ERR_UNKNOWN_PLAIN;
 			return -EINVAL;
 		}
 	}
@@ -1052,14 +1074,12 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 	for (i = 0; i < nr; i++)
 		if (!state[i] && was[i])
 			kmark_set_recording(ms[i], false);
-	/* The pending tokens: '>' drops the old ones, '!' one, new ones join. */
+	/*
+	 * The pending tokens: '>' drops the old ones, "!TOKEN" one (whether
+	 * or not its module is loaded now), new ones join.
+	 */
 	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
-		bool drop = truncate;
-
-		for (i = 0; i < req->nr; i++)
-			if (req->neg[i] && !strcmp(req->tok[i], p->tok))
-				drop = true;
-		if (drop) {
+		if (truncate || kmark_cmd_negates(buf, p->tok)) {
 			list_del(&p->list);
 			kfree(p);
 		}
@@ -1131,12 +1151,20 @@ static int __init kmark_event_setup(char *str)
 }
 __setup("kmark_event=", kmark_event_setup);
 
-static int kmark_site_cmp(const void *a, const void *b)
+/*
+ * Order of an array of sites: by name, then by address, so that the site of
+ * a name placed first in the image (link order) is the one whose format
+ * the marker takes, on every boot and every load of a module.
+ */
+int kmark_site_cmp(const void *a, const void *b)
 {
 	const struct kmark_site *sa = *(const struct kmark_site **)a;
 	const struct kmark_site *sb = *(const struct kmark_site **)b;
+	int ret = strcmp(sa->name, sb->name);
 
-	return strcmp(sa->name, sb->name);
+	if (ret)
+		return ret;
+	return sa < sb ? -1 : sa > sb;
 }
 
 static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)

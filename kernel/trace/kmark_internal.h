@@ -225,6 +225,7 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 			      const struct kmark_site *site);
 void kmark_layout_finish(struct kmark_layout *l);
 void kmark_free_layout(struct kmark_layout *layout);
+int kmark_site_cmp(const void *a, const void *b);
 struct kmark_marker *kmark_find_marker(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
 struct kmark_marker *kmark_marker_by_name_rcu(const char *name);
@@ -238,6 +239,10 @@ struct kmark_pending_req {
 	unsigned int nr;
 };
 
+/* set_event: a plain name that names nothing (it may be a module's) */
+#define KMARK_ERR_UNKNOWN_PLAIN \
+	"Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
+
 int kmark_set_event_parse(const char *buf, const char * const *names,
 			  const char * const *mods, unsigned int nr,
 			  bool *state, bool *named,
@@ -247,6 +252,9 @@ int kmark_set_recording(struct kmark_marker *m, bool on);
 void kmark_pending_show(struct seq_file *sf);
 #ifdef CONFIG_MODULES
 struct kmark_marker *kmark_gone_marker(const char *name);
+/* kmark_module.c: a module's sites join or leave (the module notifier) */
+void kmark_module_coming(struct module *mod);
+void kmark_module_going(struct module *mod);
 #else
 static inline struct kmark_marker *kmark_gone_marker(const char *name)
 {

@@ -490,13 +490,13 @@ static const struct kmark_ev_case kmark_ev_cases[] = {
 	{ "sched_[sw]*", "000000", "001100" },
 	{ "sched_?akeup", "000000", "000100" },
 	{ "* !sys_sync", "000000", "111101" },
-	{ "nosuch", "000000", NULL, "Unknown marker or event", 0 },
-	{ "sched_switch nosuch", "000000", NULL, "Unknown marker or event", 13 },
-	{ "  !nosuch", "000000", NULL, "Unknown marker or event", 2 },
+	{ "nosuch", "000000", NULL, KMARK_ERR_UNKNOWN_PLAIN, 0 },
+	{ "sched_switch nosuch", "000000", NULL, KMARK_ERR_UNKNOWN_PLAIN, 13 },
+	{ "  !nosuch", "000000", NULL, KMARK_ERR_UNKNOWN_PLAIN, 2 },
 	{ "foo*", "000000", NULL, "No marker or event matches the glob", 0 },
 	{ "sched_[sw", "000000", NULL, "Bad glob: unmatched '[' or ']'", 0 },
 	{ "sys_sync !", "000000", NULL, "'!' must be followed by a marker name", 9 },
-	{ "sched_switc", "000000", NULL, "Unknown marker or event", 0 },
+	{ "sched_switc", "000000", NULL, KMARK_ERR_UNKNOWN_PLAIN, 0 },
 	/* MODULE:NAME: the kernel's own events are vmlinux's. */
 	{ "vmlinux:sched_switch", "000000", "001000" },
 	{ "*:sched_w*", "000000", "000100" },
@@ -1006,6 +1006,145 @@ static void kmark_test_filter_errors(struct kunit *test)
 		kmark_filter_free(f);
 }
 
+/* --- a module's sites: joining, refusing, leaving, coming back ----------- */
+
+#ifdef CONFIG_MODULES
+static const struct kmark_arg kmark_kunit_int_arg[] = {
+	{ .offset = 0, .size = sizeof(int), .class = KMARK_ARG_SIGNED },
+};
+
+/*
+ * A module of the test's own: its sites are plain structs (not in any
+ * __kmark_sites section), its "data" is the array that holds them, so
+ * within_module() knows them as the module's.
+ */
+static struct kmark_site kmark_kunit_msites[] = {
+	/* two sites of one new marker, a zero-argument one */
+	{ .name = "kmark_kunit_m_two", .format = "x=%d",
+	  .args = kmark_kunit_int_arg, .nr_args = 1, .args_size = sizeof(int) },
+	{ .name = "kmark_kunit_m_two", .format = "x=%d",
+	  .args = kmark_kunit_int_arg, .nr_args = 1, .args_size = sizeof(int) },
+	{ .name = "kmark_kunit_m_zero", .format = "" },
+	/* a second site of the same name disagreeing: stays off */
+	{ .name = "kmark_kunit_m_two", .format = "y=%d",
+	  .args = kmark_kunit_int_arg, .nr_args = 1, .args_size = sizeof(int) },
+	/* a kernel marker's name with another format: stays off */
+	{ .name = "sys_sync", .format = "bad=%d",
+	  .args = kmark_kunit_int_arg, .nr_args = 1, .args_size = sizeof(int) },
+	/* a bad format: no marker at all */
+	{ .name = "kmark_kunit_m_bad", .format = "f=%f",
+	  .args = kmark_kunit_int_arg, .nr_args = 1, .args_size = sizeof(int) },
+};
+
+static struct module *kmark_kunit_module(struct kunit *test)
+{
+	struct module *mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	static struct kmark_site *ptrs[ARRAY_SIZE(kmark_kunit_msites)];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	strscpy(mod->name, "kmark_kunit_mod");
+	for (i = 0; i < ARRAY_SIZE(ptrs); i++) {
+		kmark_kunit_msites[i].key = STATIC_KEY_FALSE_INIT;
+		kmark_kunit_msites[i].marker = NULL;
+		ptrs[i] = &kmark_kunit_msites[i];
+	}
+	mod->kmark_sites = ptrs;
+	mod->num_kmark_sites = ARRAY_SIZE(ptrs);
+	mod->mem[MOD_DATA].base = kmark_kunit_msites;
+	mod->mem[MOD_DATA].size = sizeof(kmark_kunit_msites);
+	return mod;
+}
+
+static struct kmark_marker *kmark_kunit_find(const char *name)
+{
+	struct kmark_marker *m;
+
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker(name);
+	mutex_unlock(&kmark_mutex);
+	return m;
+}
+
+static void kmark_test_module_sites(struct kunit *test)
+{
+	struct kmark_site *s = kmark_kunit_msites;
+	struct module *mod = kmark_kunit_module(test);
+	struct kmark_marker *two, *zero, *sync = kmark_kunit_find("sys_sync");
+	unsigned int sync_sites;
+	const char *err;
+	unsigned int pos;
+	u16 id;
+
+	KUNIT_ASSERT_NOT_NULL(test, sync);
+	sync_sites = sync->nr_sites;
+	/* Named before the module comes: the token waits for it. */
+	KUNIT_ASSERT_EQ(test, kmark_set_event_apply("kmark_kunit_mod:kmark_kunit_m_two",
+						    false, &err, &pos), 0);
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_two"));
+
+	kmark_module_coming(mod);
+	two = kmark_kunit_find("kmark_kunit_m_two");
+	zero = kmark_kunit_find("kmark_kunit_m_zero");
+	KUNIT_ASSERT_NOT_NULL(test, two);
+	KUNIT_ASSERT_NOT_NULL(test, zero);
+	KUNIT_EXPECT_STREQ(test, two->module, "kmark_kunit_mod");
+	KUNIT_EXPECT_EQ(test, two->nr_sites, 2);
+	KUNIT_EXPECT_PTR_EQ(test, s[0].marker, two);
+	KUNIT_EXPECT_PTR_EQ(test, s[1].marker, two);
+	KUNIT_EXPECT_EQ(test, zero->nr_sites, 1);
+	KUNIT_EXPECT_EQ(test, zero->layout->nr_fields, 0);
+	KUNIT_EXPECT_NULL_MSG(test, s[3].marker, "a disagreeing site joined");
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[3].key));
+	KUNIT_EXPECT_NULL_MSG(test, s[4].marker,
+			      "a site with another format joined sys_sync");
+	KUNIT_EXPECT_EQ(test, sync->nr_sites, sync_sites);
+	KUNIT_EXPECT_PTR_EQ(test, sync, kmark_kunit_find("sys_sync"));
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_bad"));
+	/* The waiting token took effect: recording, both sites armed. */
+	KUNIT_EXPECT_TRUE(test, two->recording);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[0].key));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[1].key));
+	KUNIT_EXPECT_FALSE(test, zero->recording);
+	id = two->id;
+
+	kmark_module_going(mod);
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_two"));
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_zero"));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[0].key));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[1].key));
+	mutex_lock(&kmark_mutex);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, kmark_gone_marker("kmark_kunit_m_two"), two,
+				"the marker is not kept for its records");
+	mutex_unlock(&kmark_mutex);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, kmark_marker_by_id(id), two);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, sync->nr_sites, sync_sites);
+
+	/* Back again: the same marker, and the token enables it again. */
+	mod = kmark_kunit_module(test);
+	kmark_module_coming(mod);
+	KUNIT_EXPECT_PTR_EQ(test, kmark_kunit_find("kmark_kunit_m_two"), two);
+	KUNIT_EXPECT_EQ(test, two->id, id);
+	KUNIT_EXPECT_EQ(test, two->nr_sites, 2);
+	KUNIT_EXPECT_TRUE(test, two->recording);
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("!kmark_kunit_mod:kmark_kunit_m_two",
+						    false, &err, &pos), 0);
+	KUNIT_EXPECT_FALSE(test, two->recording);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[0].key));
+	kmark_module_going(mod);
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_two"));
+
+	/* '!' while it was loaded dropped the waiting token too. */
+	mod = kmark_kunit_module(test);
+	kmark_module_coming(mod);
+	KUNIT_EXPECT_FALSE_MSG(test, two->recording,
+			       "'!module:name' left its token waiting");
+	kmark_module_going(mod);
+}
+#endif /* CONFIG_MODULES */
+
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
 	KUNIT_CASE(kmark_test_round_trip),
@@ -1021,6 +1160,9 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_rcu_not_watching),
 	KUNIT_CASE(kmark_test_filter_match),
 	KUNIT_CASE(kmark_test_filter_errors),
+#ifdef CONFIG_MODULES
+	KUNIT_CASE(kmark_test_module_sites),
+#endif
 #ifdef CONFIG_KMARK_KPROBES
 	KUNIT_CASE(kmark_test_kprobe_parse),
 #endif

@@ -27,14 +27,6 @@
 /* Markers of unloaded modules, kept for their records; under kmark_mutex. */
 static LIST_HEAD(kmark_gone);
 
-static int kmark_msite_cmp(const void *a, const void *b)
-{
-	const struct kmark_site *sa = *(const struct kmark_site **)a;
-	const struct kmark_site *sb = *(const struct kmark_site **)b;
-
-	return strcmp(sa->name, sb->name);
-}
-
 /* Can @site be one of @m's? NULL, or why not. */
 static const char *kmark_site_fits(struct kmark_marker *m,
 				   const struct kmark_site *site)
@@ -183,7 +175,8 @@ unused:
 		kmark_module_marker_free(m);
 }
 
-static void kmark_module_coming(struct module *mod)
+/* Called by the module notifier, and by KUnit with a module of its own. */
+void kmark_module_coming(struct module *mod)
 {
 	struct kmark_site **sites;
 	unsigned int n = mod->num_kmark_sites, i, j;
@@ -196,7 +189,7 @@ static void kmark_module_coming(struct module *mod)
 		       mod->name, n);
 		return;
 	}
-	sort(sites, n, sizeof(*sites), kmark_msite_cmp, NULL);
+	sort(sites, n, sizeof(*sites), kmark_site_cmp, NULL);
 	mutex_lock(&kmark_mutex);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n; j++)
@@ -209,7 +202,7 @@ static void kmark_module_coming(struct module *mod)
 	kfree(sites);
 }
 
-static void kmark_module_going(struct module *mod)
+void kmark_module_going(struct module *mod)
 {
 	struct kmark_marker *m, *tmp;
 	unsigned int i, kept;

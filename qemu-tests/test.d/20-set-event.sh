@@ -29,8 +29,8 @@ echo 'sched_switch sched_wakeup' > $K/set_event
 expect_eq "several names in one write" "$(enabled)" "sched_switch sched_wakeup"
 
 # Bad input: EINVAL, a line in error_log with a caret, and no change at all.
-check_error "unknown name" set_event '^no_such_marker' "Unknown marker or event"
-check_error "unknown name after a good one" set_event 'sys_sync ^bogus' "Unknown marker or event"
+check_error "unknown name" set_event '^no_such_marker' "Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
+check_error "unknown name after a good one" set_event 'sys_sync ^bogus' "Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
 check_error "glob without a match" set_event '^zzz*' "No marker or event matches the glob"
 check_error "bad glob" set_event '^sched_[sw' "Bad glob: unmatched '[' or ']'"
 check_error "lone !" set_event 'sys_sync ^!' "'!' must be followed by a marker name"

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back
+# description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back; the sample's kthread marker; a few hundred load/fire/unload rounds while tracing, each recorded, with a clean log (lockdep on i386 and the stress kernel) and nothing left behind
 . /tests/lib.sh
-plan 18
+plan 24
 reset_kmark
 rmmod kmark_mark 2>/dev/null
 F=/sys/module/kmark_mark/parameters/fire
@@ -81,4 +81,46 @@ kmark-testprog drain $K/trace_pipe > /tmp/mm.txt
 expect_eq "the sample's markers record (2 steps, then done)" \
 	"$(grep -c ' kmark_sample_step: step=[01] of=2 comm=sh$' /tmp/mm.txt) $(grep -c ' kmark_sample_done:' /tmp/mm.txt)" "2 1"
 rmmod kmark_sample
+
+# Its kthread's marker, on a timer: typed fields and the kthread's comm.
+echo 'kmark_sample:kmark_sample_tick' > $K/set_event
+echo > $K/trace
+modprobe kmark_sample period_ms=20
+sleep 1
+rmmod kmark_sample
+grep ' kmark_sample_tick: ' $K/trace > /tmp/mm.txt
+n=$(grep -c ' kmark_sample_tick: count=[0-9]* period_ms=20 late_us=-*[0-9]* comm=kmark_sample$' /tmp/mm.txt)
+diag "ticks in 1 s at 20 ms: $n (first: $(head -n 1 /tmp/mm.txt))"
+check "the kthread's marker fires on its timer (at least 5 ticks in 1 s)" test "$n" -ge 5
+expect_eq "its counts run 1, 2, ... without a gap" \
+	"$(sed -E 's/.* count=([0-9]+) .*/\1/' /tmp/mm.txt | awk '$1 != NR { bad++ } END { print bad + 0 }')" "0"
+check "the lines name the kthread as their task" \
+	sh -c "head -n 1 /tmp/mm.txt | grep -q '^ *kmark_sample-[0-9]* '"
+
+# Load, fire, unload, a few hundred times, with a reader in trace_pipe and
+# the module's markers enabled by a token that waits for each load.
+rounds=200
+before="$(wc -l < $K/available_markers) $(ls $K/events | wc -l)"
+echo 'kmark_mark:*' > $K/set_event
+echo > $K/trace
+dmesg -c > /dev/null
+cat $K/trace_pipe > /tmp/mm-loop.txt &
+rd=$!
+i=0
+while [ $i -lt $rounds ]; do
+	insmod $mm || break
+	echo 1 > $F
+	rmmod kmark_mark || break
+	i=$((i + 1))
+done
+sleep 1
+kill $rd; wait $rd 2>/dev/null
+diag "lockdep: $([ -e /proc/lockdep ] && echo on || echo off in this kernel)"
+expect_eq "$rounds load/fire/unload rounds, each one's event read" \
+	"$i $(fires /tmp/mm-loop.txt) $(grep -c LOST /tmp/mm-loop.txt)" "$rounds $rounds 0"
+expect_eq "the kernel log stayed clean (no lockdep report, warning or BUG)" \
+	"$(dmesg | grep -cE 'WARNING|BUG|lockdep|possible .*locking|circular')" "0"
+expect_eq "nothing left behind: markers, events/ dirs; the token still waits" \
+	"$(wc -l < $K/available_markers) $(ls $K/events | wc -l) $(cat $K/set_event)" \
+	"$before kmark_mark:*"
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: the kmark tool on a real kernel: enable (marker, kprobe fallback, refusals), stream, probe errors, record/report counts, reset
+# description: the kmark tool on a real kernel: enable (marker, kprobe fallback, refusals), stream, probe errors, record/report counts, reset; markers in a module (the in-tree sample): list's MODULE column, 'MODULE:*', a MODULE:NAME that waits for modprobe, a kprobe on MOD:SYM
 . /tests/lib.sh
-plan 29
+plan 48
 reset_kmark
 echo > $K/kprobe_events
 
@@ -75,4 +75,84 @@ kmark reset
 expect_eq "kmark reset: nothing enabled" "$(cat $K/set_event)" ""
 expect_eq "kmark reset: no kprobe events" "$(cat $K/kprobe_events)" ""
 expect_eq "kmark reset: tracing on" "$(cat $K/tracing_on)" "1"
+reset_kmark
+
+# Markers in a module: the in-tree sample (samples/kmark, CONFIG_SAMPLE_KMARK=m,
+# built and installed for both arches). Skipped when it cannot be loaded.
+has() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
+W=/sys/module/kmark_sample/parameters/work
+reset_kmark
+echo > $K/kprobe_events
+rmmod kmark_sample 2>/dev/null
+if ! modprobe kmark_sample 2> /tmp/modprobe.err; then
+	why="cannot load kmark_sample: $(cat /tmp/modprobe.err)"
+	i=0
+	while [ $i -lt 19 ]; do i=$((i + 1)); skip "kmark and a module's markers $i" "$why"; done
+	exit 0
+fi
+rmmod kmark_sample
+
+out=$(kmark enable kmark_sample:kmark_sample_step 2>&1); rc=$?
+diag "$out"
+expect_eq "enable MODULE:NAME before the module loads: exit 0" "$rc" "0"
+check "it says the name waits for the module" \
+	has "$out" "module kmark_sample is not loaded; 'kmark_sample:kmark_sample_step' waits for it"
+expect_eq "the token is in set_event" "$(cat $K/set_event)" "kmark_sample:kmark_sample_step"
+kmark list > /tmp/kl.out
+check "kmark list shows it pending" \
+	grep -qE '^kmark_sample_step +kmark_sample +marker +pending +\(waits for module kmark_sample\)$' /tmp/kl.out
+modprobe kmark_sample
+kmark list 'kmark_sample:*' > /tmp/kl.out
+diag "$(cat /tmp/kl.out)"
+check "after modprobe: kmark_sample_step enabled, module column kmark_sample" \
+	grep -qE '^kmark_sample_step +kmark_sample +marker +enabled +step=%d of=%d comm=%s$' /tmp/kl.out
+check "kmark_sample_done listed, module column kmark_sample, disabled" \
+	grep -qE '^kmark_sample_done +kmark_sample +marker +disabled +-$' /tmp/kl.out
+n=$(grep -c ' \[kmark_sample\]$' $K/available_markers)
+expect_eq "'kmark_sample:*' lists the module's markers only, none pending now" \
+	"$(grep -v '^EVENT' /tmp/kl.out | grep -c ' kmark_sample ') $(grep -vc '^EVENT' /tmp/kl.out) $(grep -c pending /tmp/kl.out)" \
+	"$n $n 0"
+check "kernel markers have '-' in the module column" \
+	sh -c "kmark list sched_switch | grep -qE '^sched_switch +- +marker '"
+echo > $K/trace
+echo 3 > $W
+expect_eq "the waiting name took effect at load: 3 steps recorded" \
+	"$(grep -c ' kmark_sample_step: step=[0-2] of=3 comm=' $K/trace)" "3"
+kmark disable kmark_sample:kmark_sample_step 2> /tmp/kd.err
+diag "$(cat /tmp/kd.err)"
+echo > $K/trace
+echo 1 > $W
+expect_eq "kmark disable MODULE:NAME: the marker is off" \
+	"$(grep -c ' kmark_sample_step: ' $K/trace)" "0"
+# '!' drops the waiting token while the module is loaded, too.
+expect_eq "kmark disable dropped the waiting token (no warning, not in set_event)" \
+	"$(grep -c 'still waits in set_event' /tmp/kd.err) $(grep -cx 'kmark_sample:kmark_sample_step' $K/set_event)" \
+	"0 0"
+echo > $K/set_event
+
+out=$(kmark enable 'kmark_sample:*' 2>&1); rc=$?
+expect_eq "kmark enable 'kmark_sample:*': exit 0, nothing said" "$rc $out" "0 "
+echo > $K/trace
+echo 3 > $W
+expect_eq "a work write records 3 steps and the end of the batch" \
+	"$(grep -c ' kmark_sample_step: step=[0-2] of=3 comm=sh$' $K/trace) $(grep -c ' kmark_sample_done:' $K/trace)" "3 1"
+kmark disable 'kmark_sample:*'
+expect_eq "kmark disable 'kmark_sample:*'" "$(cat $K/set_event)" ""
+
+out=$(kmark enable kmark_sample:kmark_sample_work 2>&1); rc=$?
+diag "$out"
+expect_eq "enable MOD:SYM of a module function: exit 0" "$rc" "0"
+expect_eq "it defined a kprobe on MOD:SYM and enabled it" \
+	"$(cat $K/kprobe_events) / $(cat $K/set_event)" \
+	"p:kprobes/kmark_sample_work kmark_sample:kmark_sample_work+0 / kprobes/kmark_sample_work"
+echo > $K/trace
+echo 2 > $W
+check "and it records" grep -q ' kmark_sample_work: (kmark_sample_work+0x0/' $K/trace
+kmark disable kmark_sample:kmark_sample_work
+expect_eq "kmark disable MOD:SYM disables its kprobe event" "$(cat $K/set_event)" ""
+
+echo > $K/kprobe_events
+rmmod kmark_sample
+check "cleaned up: no kprobe event, module unloaded" \
+	sh -c "[ -z \"\$(cat $K/kprobe_events)\" ] && ! grep -q '^kmark_sample ' /proc/modules"
 reset_kmark

@@ -5,10 +5,15 @@
 #include "kmark.h"
 
 const char *const usage_disable =
-	"usage: kmark disable NAME|GLOB...\n"
+	"usage: kmark disable NAME|MODULE:NAME|GLOB...\n"
 	"\n"
-	"Disable events by appending '!NAME' to set_event. Kprobe event\n"
-	"definitions are kept (use 'kmark reset' to remove them).\n"
+	"Disable events by appending '!NAME' to set_event. Names take the\n"
+	"forms 'kmark enable' takes ('MODULE:NAME', globs such as 'mydrv:*');\n"
+	"a 'MODULE:NAME' waiting for its module is dropped by any name or\n"
+	"glob that names it (kmark warns if the kernel kept it). The kprobe\n"
+	"event that 'kmark enable MODULE:SYM'\n"
+	"defined is disabled as 'kprobes/SYM'. Kprobe event definitions are\n"
+	"kept (use 'kmark reset' to remove them).\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help      show this help\n";
@@ -38,5 +43,6 @@ int cmd_disable(int argc, char **argv)
 		if (r && !ret)
 			ret = r;
 	}
+	events_cleanup();
 	return ret;
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +10,99 @@
 const char *const usage_list =
 	"usage: kmark list [-e] [GLOB]\n"
 	"\n"
-	"List markers and kprobe events with their fields and state, from\n"
-	"available_markers and set_event. GLOB (shell pattern) restricts the\n"
-	"list; kprobe events match as 'kprobes/NAME' or 'NAME'.\n"
+	"List markers and kprobe events with their module, type, state and\n"
+	"fields, from available_markers and set_event. MODULE is the module\n"
+	"a marker belongs to, '-' for the kernel's markers and kprobe events.\n"
+	"STATE is enabled, disabled, or pending: a 'MODULE:NAME' in set_event\n"
+	"that waits for MODULE to load (no listed event matches it).\n"
+	"\n"
+	"GLOB (shell pattern) restricts the list, as set_event matches names:\n"
+	"'NAME' (kprobe events as 'kprobes/NAME' or 'NAME'), or\n"
+	"'MODULE:NAME' with a pattern in both parts ('mydrv:*', '*:sched_*';\n"
+	"the kernel's markers and kprobe events are 'vmlinux:NAME').\n"
 	"\n"
 	"Options:\n"
-	"  -e, --enabled   list enabled events only\n"
+	"  -e, --enabled   list enabled and pending events only\n"
 	"  -h, --help      show this help\n";
+
+struct listing {
+	struct marker_list ml;
+	bool *on;		/* ml.n entries: enabled */
+	struct strlist waiting;	/* set_event tokens no listed event matches */
+	const char *glob;
+	bool only_enabled;
+	int w, mw;		/* widths of the EVENT and MODULE columns */
+	size_t shown;
+};
+
+static void widen(int *w, const char *s)
+{
+	if ((int)strlen(s) > *w)
+		*w = (int)strlen(s);
+}
+
+/* the tokens no listed event matches: they wait for their module */
+static void find_waiting(struct listing *l, const struct strlist *tokens)
+{
+	struct strlist ids = { 0 };
+	char mod[KM_MODNAME_LEN];
+	size_t i;
+
+	markers_names(&l->ml, &ids);
+	for (i = 0; i < tokens->n; i++)
+		if (event_split(tokens->v[i], mod) && mod[0] &&
+		    !ids_match_token(&ids, tokens->v[i]))
+			sl_push(&l->waiting, tokens->v[i]);
+	sl_free(&ids);
+}
+
+static void set_widths(struct listing *l)
+{
+	char mod[KM_MODNAME_LEN];
+	size_t i;
+
+	l->w = 5;
+	l->mw = 6;
+	for (i = 0; i < l->ml.n; i++) {
+		widen(&l->w, l->ml.v[i].name);
+		if (l->ml.v[i].module)
+			widen(&l->mw, l->ml.v[i].module);
+	}
+	for (i = 0; i < l->waiting.n; i++) {
+		widen(&l->w, event_split(l->waiting.v[i], mod));
+		widen(&l->mw, mod);
+	}
+}
+
+static void load(struct listing *l)
+{
+	struct strlist lines = { 0 }, tokens = { 0 };
+	char *buf;
+
+	buf = ctl_read_or_die("available_markers");
+	markers_parse(buf, &l->ml);
+	free(buf);
+	buf = ctl_read_or_die("set_event");
+	set_event_parse(buf, &lines);
+	free(buf);
+	l->on = xmalloc(l->ml.n * sizeof(*l->on));
+	set_event_split(&l->ml, &lines, l->on, &tokens);
+	find_waiting(l, &tokens);
+	set_widths(l);
+	sl_free(&lines);
+	sl_free(&tokens);
+}
+
+/* print a row's first columns (and the header before the first row) */
+static void row(struct listing *l, const char *name, const char *mod,
+		const char *type, const char *state)
+{
+	if (!l->shown++)
+		printf("%-*s  %-*s  %-9s  %-8s  %s\n", l->w, "EVENT", l->mw,
+		       "MODULE", "TYPE", "STATE", "FIELDS");
+	printf("%-*s  %-*s  %-9s  %-8s  ", l->w, name, l->mw, mod ? mod : "-",
+	       type, state);
+}
 
 static void print_fields(const struct marker *m)
 {
@@ -30,6 +115,40 @@ static void print_fields(const struct marker *m)
 		       m->fields[i].conv);
 }
 
+static void list_events(struct listing *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ml.n; i++) {
+		const struct marker *m = &l->ml.v[i];
+
+		if (l->glob && !event_token_matches(l->glob, m->name, m->module))
+			continue;
+		if (l->only_enabled && !l->on[i])
+			continue;
+		row(l, m->name, m->module, marker_type_name(m->type),
+		    l->on[i] ? "enabled" : "disabled");
+		print_fields(m);
+		putchar('\n');
+	}
+}
+
+/* the tokens waiting for their module: only markers can wait */
+static void list_waiting(struct listing *l)
+{
+	char mod[KM_MODNAME_LEN];
+	size_t i;
+
+	for (i = 0; i < l->waiting.n; i++) {
+		const char *name = event_split(l->waiting.v[i], mod);
+
+		if (l->glob && !event_token_matches(l->glob, name, mod))
+			continue;
+		row(l, name, mod, "marker", "pending");
+		printf("(waits for module %s)\n", mod);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -37,18 +156,13 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct marker_list ml;
-	struct strlist enabled = { 0 };
-	const char *glob = NULL;
-	bool only_enabled = false;
-	char *buf;
-	size_t i, w = 5, shown = 0;
+	struct listing l = { 0 };
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "eh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			only_enabled = true;
+			l.only_enabled = true;
 			break;
 		case 'h':
 			print_usage(find_cmd("list"), stdout);
@@ -60,39 +174,16 @@ int cmd_list(int argc, char **argv)
 	if (argc - optind > 1)
 		usage_error("list", "too many arguments");
 	if (optind < argc)
-		glob = argv[optind];
+		l.glob = argv[optind];
 
-	buf = ctl_read_or_die("available_markers");
-	markers_parse(buf, &ml);
-	free(buf);
-	buf = ctl_read_or_die("set_event");
-	set_event_parse(buf, &enabled);
-	free(buf);
-
-	for (i = 0; i < ml.n; i++)
-		if (strlen(ml.v[i].name) > w)
-			w = strlen(ml.v[i].name);
-	for (i = 0; i < ml.n; i++) {
-		const struct marker *m = &ml.v[i];
-		bool on = set_event_has(&enabled, m->name);
-
-		if (glob && fnmatch(glob, m->name, 0) &&
-		    fnmatch(glob, event_short_name(m->name), 0))
-			continue;
-		if (only_enabled && !on)
-			continue;
-		if (!shown++)
-			printf("%-*s  %-9s  %-8s  %s\n", (int)w, "EVENT",
-			       "TYPE", "STATE", "FIELDS");
-		printf("%-*s  %-9s  %-8s  ", (int)w, m->name,
-		       marker_type_name(m->type), on ? "enabled" : "disabled");
-		print_fields(m);
-		putchar('\n');
-	}
-	markers_free(&ml);
-	sl_free(&enabled);
-	if (!shown && glob) {
-		info("no event matches '%s'", glob);
+	load(&l);
+	list_events(&l);
+	list_waiting(&l);
+	markers_free(&l.ml);
+	free(l.on);
+	sl_free(&l.waiting);
+	if (!l.shown && l.glob) {
+		info("no event matches '%s'", l.glob);
 		return KM_EXIT_NOEVENT;
 	}
 	return KM_EXIT_OK;

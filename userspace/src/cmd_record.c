@@ -245,6 +245,7 @@ int cmd_record(int argc, char **argv)
 	for (i = 0; i < nenabled; i++)
 		if (disable_event(enabled[i]) && !ret)
 			ret = KM_EXIT_ERROR;
+	events_cleanup();
 	free(enabled);
 
 	if (dat) {

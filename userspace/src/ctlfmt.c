@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,77 @@ static void parse_fields(struct marker *m)
 	}
 }
 
+/* kprobe events ("GRP/NAME") carry their type as a tag: "[kprobe] ..." */
+static void parse_tag(struct marker *m, const char **fmt)
+{
+	m->type = MK_MARKER;
+	if (!strchr(m->name, '/'))
+		return;
+	if (!strncmp(*fmt, "[kprobe]", 8)) {
+		m->type = MK_KPROBE;
+		*fmt += 8;
+	} else if (!strncmp(*fmt, "[kretprobe]", 11)) {
+		m->type = MK_KRETPROBE;
+		*fmt += 11;
+	}
+}
+
+static bool is_modname(int c)
+{
+	return isalnum(c) || c == '_' || c == '-';
+}
+
+/*
+ * A module's marker ends with " [MODULE]" (ftrace's habit; the whole
+ * "format" of a zero-argument one). Kprobe events never do. A kernel
+ * marker whose format itself ended in " [word]" would be taken for a
+ * module's: the line cannot tell them apart.
+ */
+static void parse_module(struct marker *m, const char *fmt, const char **end)
+{
+	const char *e = *end, *b;
+	size_t len;
+
+	if (strchr(m->name, '/') || e == fmt || e[-1] != ']')
+		return;
+	for (b = e - 1; b > fmt && is_modname((unsigned char)b[-1]); b--)
+		;
+	len = (size_t)(e - 1 - b);
+	if (b == fmt || b[-1] != '[' || !len || len >= KM_MODNAME_LEN)
+		return;
+	if (b - 1 > fmt && b[-2] != ' ')	/* "x=[a]" is the format's */
+		return;
+	m->module = xmalloc(len + 1);
+	strlcpy_n(m->module, len + 1, b, len);
+	for (e = b - 1; e > fmt && e[-1] == ' '; e--)
+		;
+	*end = e;
+}
+
+static void parse_marker(struct marker *m, const char *q, size_t nlen,
+			 const char *end)
+{
+	const char *fmt = q + nlen;
+
+	memset(m, 0, sizeof(*m));
+	m->name = xmalloc(nlen + 1);
+	strlcpy_n(m->name, nlen + 1, q, nlen);
+	if (fmt < end)
+		fmt++;		/* the single separating space */
+	while (fmt < end && *fmt == ' ')
+		fmt++;
+	parse_tag(m, &fmt);
+	while (fmt < end && *fmt == ' ')
+		fmt++;
+	/* trim trailing blanks */
+	while (end > fmt && isspace((unsigned char)end[-1]))
+		end--;
+	parse_module(m, fmt, &end);
+	m->format = xmalloc((size_t)(end - fmt) + 1);
+	strlcpy_n(m->format, (size_t)(end - fmt) + 1, fmt, (size_t)(end - fmt));
+	parse_fields(m);
+}
+
 size_t markers_parse(const char *buf, struct marker_list *out)
 {
 	size_t alloc = 0;
@@ -66,48 +139,21 @@ size_t markers_parse(const char *buf, struct marker_list *out)
 	out->n = 0;
 	while (*p) {
 		size_t len = line_len(p), nlen;
-		const char *q = p, *end = p + len, *fmt;
-		struct marker *m;
+		const char *q = p, *end = p + len;
 
 		while (q < end && isspace((unsigned char)*q))
 			q++;
 		nlen = 0;
 		while (q + nlen < end && !isspace((unsigned char)q[nlen]))
 			nlen++;
-		if (!nlen || *q == '#') {
-			p = next_line(p, len);
-			continue;
+		if (nlen && *q != '#') {
+			if (out->n == alloc) {
+				alloc = alloc ? alloc * 2 : 32;
+				out->v = xrealloc(out->v,
+						  alloc * sizeof(*out->v));
+			}
+			parse_marker(&out->v[out->n++], q, nlen, end);
 		}
-		if (out->n == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			out->v = xrealloc(out->v, alloc * sizeof(*out->v));
-		}
-		m = &out->v[out->n++];
-		memset(m, 0, sizeof(*m));
-		m->name = xmalloc(nlen + 1);
-		strlcpy_n(m->name, nlen + 1, q, nlen);
-		fmt = q + nlen;
-		if (fmt < end)
-			fmt++;		/* the single separating space */
-		while (fmt < end && *fmt == ' ')
-			fmt++;
-		m->type = MK_MARKER;
-		if (!strncmp(fmt, "[kprobe]", 8)) {
-			m->type = MK_KPROBE;
-			fmt += 8;
-		} else if (!strncmp(fmt, "[kretprobe]", 11)) {
-			m->type = MK_KRETPROBE;
-			fmt += 11;
-		}
-		while (fmt < end && *fmt == ' ')
-			fmt++;
-		/* trim trailing blanks */
-		while (end > fmt && isspace((unsigned char)end[-1]))
-			end--;
-		m->format = xmalloc((size_t)(end - fmt) + 1);
-		strlcpy_n(m->format, (size_t)(end - fmt) + 1, fmt,
-			  (size_t)(end - fmt));
-		parse_fields(m);
 		p = next_line(p, len);
 	}
 	return out->n;
@@ -120,6 +166,7 @@ void markers_free(struct marker_list *ml)
 	for (i = 0; i < ml->n; i++) {
 		free(ml->v[i].name);
 		free(ml->v[i].format);
+		free(ml->v[i].module);
 		free(ml->v[i].fields);
 	}
 	free(ml->v);
@@ -166,12 +213,74 @@ const struct marker *markers_find(const struct marker_list *ml,
 	return NULL;
 }
 
+const char *event_split(const char *id, char *mod)
+{
+	const char *colon = strchr(id, ':');
+
+	mod[0] = '\0';
+	if (!colon)
+		return id;
+	if (colon == id || colon - id >= KM_MODNAME_LEN)
+		return NULL;
+	strlcpy_n(mod, KM_MODNAME_LEN, id, (size_t)(colon - id));
+	return colon + 1;
+}
+
 void markers_names(const struct marker_list *ml, struct strlist *out)
 {
 	size_t i;
 
-	for (i = 0; i < ml->n; i++)
-		sl_push(out, ml->v[i].name);
+	for (i = 0; i < ml->n; i++) {
+		const struct marker *m = &ml->v[i];
+		char *id;
+
+		if (!m->module) {
+			sl_push(out, m->name);
+			continue;
+		}
+		id = xmalloc(strlen(m->module) + strlen(m->name) + 2);
+		sprintf(id, "%s:%s", m->module, m->name);
+		sl_push(out, id);
+		free(id);
+	}
+}
+
+/* a shell pattern; without a glob character, the string itself */
+static bool pat_match(const char *pat, const char *s)
+{
+	return strpbrk(pat, "*?[") ? !fnmatch(pat, s, 0) : !strcmp(pat, s);
+}
+
+bool event_token_matches(const char *tok, const char *name, const char *mod)
+{
+	char modpat[KM_MODNAME_LEN];
+	const char *pat = event_split(tok, modpat);
+
+	if (!pat || (modpat[0] && !pat_match(modpat, mod ? mod : "vmlinux")))
+		return false;
+	if (pat_match(pat, name))
+		return true;
+	/* "kprobes/foo" may be written "foo" */
+	return strchr(name, '/') && !strchr(pat, '/') &&
+	       pat_match(pat, event_short_name(name));
+}
+
+bool event_token_matches_id(const char *tok, const char *id)
+{
+	char mod[KM_MODNAME_LEN];
+	const char *name = event_split(id, mod);
+
+	return name && event_token_matches(tok, name, mod[0] ? mod : NULL);
+}
+
+bool ids_match_token(const struct strlist *ids, const char *tok)
+{
+	size_t i;
+
+	for (i = 0; i < ids->n; i++)
+		if (event_token_matches_id(tok, ids->v[i]))
+			return true;
+	return false;
 }
 
 /* push every first whitespace-separated token of each line */
@@ -193,23 +302,84 @@ void set_event_parse(const char *buf, struct strlist *out)
 	}
 }
 
-bool set_event_has(const struct strlist *enabled, const char *full)
+/* is line "MODULE:NAME" module marker m? */
+static bool is_module_marker(const struct marker *m, const char *line)
 {
-	size_t i;
+	size_t l = m->module ? strlen(m->module) : 0;
 
-	for (i = 0; i < enabled->n; i++)
-		if (event_name_matches(full, enabled->v[i]))
-			return true;
-	return false;
+	return l && !strncmp(line, m->module, l) && line[l] == ':' &&
+	       !strcmp(line + l + 1, m->name);
+}
+
+void set_event_split(const struct marker_list *ml, const struct strlist *lines,
+		     bool *on, struct strlist *tokens)
+{
+	size_t i, j, next = 0;
+	bool in_tokens = false;
+
+	memset(on, 0, ml->n * sizeof(*on));
+	for (i = 0; i < lines->n; i++) {
+		const char *l = lines->v[i];
+
+		if (!strchr(l, ':')) {
+			/* a kernel marker or a kprobe event: never a token */
+			for (j = 0; j < ml->n; j++)
+				if (event_name_matches(ml->v[j].name, l))
+					on[j] = true;
+			continue;
+		}
+		/*
+		 * A module's marker, if the next of them in list order; the
+		 * first line that is not starts the tokens (one may repeat
+		 * an enabled "MODULE:NAME").
+		 */
+		for (j = next; !in_tokens && j < ml->n; j++)
+			if (is_module_marker(&ml->v[j], l))
+				break;
+		if (in_tokens || j == ml->n) {
+			in_tokens = true;
+			sl_push(tokens, l);
+			continue;
+		}
+		on[j] = true;
+		next = j + 1;
+	}
+}
+
+/* "SYM" or "SYM\t[MODULE]" (the rest of a line, len bytes): push its id */
+static void push_sym_id(struct strlist *out, const char *p, size_t len)
+{
+	const char *e = p + len, *mod, *mend = NULL;
+	size_t n = 0, size;
+	char *id;
+
+	while (n < len && !isspace((unsigned char)p[n]))
+		n++;
+	if (!n)
+		return;
+	for (mod = p + n; mod < e && isspace((unsigned char)*mod); mod++)
+		;
+	if (mod < e && *mod == '[')
+		mend = memchr(mod, ']', (size_t)(e - mod));
+	if (!mend || mend == mod + 1 || mend - mod > KM_MODNAME_LEN) {
+		sl_pushn(out, p, n);
+		return;
+	}
+	mod++;
+	size = (size_t)(mend - mod) + n + 2;
+	id = xmalloc(size);
+	snprintf(id, size, "%.*s:%.*s", (int)(mend - mod), mod, (int)n, p);
+	sl_push(out, id);
+	free(id);
 }
 
 void kallsyms_parse(const char *buf, struct strlist *out)
 {
 	const char *p = buf;
 
-	/* "ffffffff81000000 T _stext\t[module]" */
+	/* "ffffffff81000000 T _stext", "ffffffffc0001000 t sym\t[module]" */
 	while (*p) {
-		size_t len = line_len(p), i = 0, n;
+		size_t len = line_len(p), i = 0;
 
 		while (i < len && !isspace((unsigned char)p[i]))
 			i++;		/* address */
@@ -220,11 +390,7 @@ void kallsyms_parse(const char *buf, struct strlist *out)
 			i += 2;
 			while (i < len && isspace((unsigned char)p[i]))
 				i++;
-			n = 0;
-			while (i + n < len && !isspace((unsigned char)p[i + n]))
-				n++;
-			if (n)
-				sl_pushn(out, p + i, n);
+			push_sym_id(out, p + i, len - i);
 		}
 		p = next_line(p, len);
 	}
@@ -234,19 +400,15 @@ void blacklist_parse(const char *buf, struct strlist *out)
 {
 	const char *p = buf;
 
-	/* "0xffffffff81000000-0xffffffff81000010\tsymbol" */
+	/* "0xffffffff81000000-0xffffffff81000010\tsymbol [module]" */
 	while (*p) {
-		size_t len = line_len(p), i = 0, n;
+		size_t len = line_len(p), i = 0;
 
 		while (i < len && !isspace((unsigned char)p[i]))
 			i++;
 		while (i < len && isspace((unsigned char)p[i]))
 			i++;
-		n = 0;
-		while (i + n < len && !isspace((unsigned char)p[i + n]))
-			n++;
-		if (n)
-			sl_pushn(out, p + i, n);
+		push_sym_id(out, p + i, len - i);
 		p = next_line(p, len);
 	}
 }

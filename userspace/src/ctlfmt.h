@@ -26,6 +26,7 @@ struct marker_field {
 struct marker {
 	char *name;		/* "sched_switch" or "kprobes/myopen" */
 	char *format;		/* format text after the name (and probe tag) */
+	char *module;		/* a module's marker ("[module]"); else NULL */
 	enum marker_type type;
 	struct marker_field *fields;
 	size_t nfields;
@@ -36,7 +37,14 @@ struct marker_list {
 	size_t n;
 };
 
-/* available_markers: "NAME FORMAT" per line. Returns number of markers. */
+/* longest module name, with its NUL (the kernel's MODULE_NAME_LEN) */
+#define KM_MODNAME_LEN	64
+
+/*
+ * available_markers: "NAME FORMAT" per line, "NAME FORMAT [MODULE]" for a
+ * marker of a module, "GRP/NAME [kprobe] FIELDS" for a kprobe event.
+ * Returns number of markers.
+ */
 size_t markers_parse(const char *buf, struct marker_list *out);
 void markers_free(struct marker_list *ml);
 const char *marker_type_name(enum marker_type t);
@@ -46,15 +54,41 @@ const char *event_short_name(const char *name);
 bool event_name_matches(const char *full, const char *name);
 const struct marker *markers_find(const struct marker_list *ml,
 				  const char *name);
+
+/*
+ * Ids, as set_event and kprobe_events name things: "MODULE:NAME" for a
+ * module's marker or function, "NAME" for vmlinux's (kprobe events are
+ * vmlinux's). event_split() copies MODULE to mod (KM_MODNAME_LEN bytes;
+ * "" for "NAME") and returns NAME; NULL when MODULE is empty or too long.
+ */
+const char *event_split(const char *id, char *mod);
+/* the ids of the events of ml */
 void markers_names(const struct marker_list *ml, struct strlist *out);
+/*
+ * Does set_event token TOK ("NAME" or "MODULE:NAME", shell globs in both
+ * parts) name event NAME of module MOD (NULL: vmlinux), as the kernel
+ * decides? "kprobes/foo" may be named "foo".
+ */
+bool event_token_matches(const char *tok, const char *name, const char *mod);
+/* the same for an id */
+bool event_token_matches_id(const char *tok, const char *id);
+/* does tok match one of the ids? */
+bool ids_match_token(const struct strlist *ids, const char *tok);
 
-/* set_event: one enabled event per line */
+/* set_event: collects the first token of each line */
 void set_event_parse(const char *buf, struct strlist *out);
-bool set_event_has(const struct strlist *enabled, const char *full);
+/*
+ * Reading set_event gives the enabled events, in available_markers'
+ * order (a module's as "MODULE:NAME"), then the tokens "MODULE:NAME" kept
+ * for a module (set to wait for it while it was not loaded). Sets on[i]
+ * (ml->n entries) for each enabled ml->v[i]; the tokens go to tokens.
+ */
+void set_event_split(const struct marker_list *ml, const struct strlist *lines,
+		     bool *on, struct strlist *tokens);
 
-/* /proc/kallsyms: collects the names of text symbols (type t or T) */
+/* /proc/kallsyms: collects the ids of text symbols (type t or T) */
 void kallsyms_parse(const char *buf, struct strlist *out);
-/* kprobes/blacklist: "0xstart-0xend\tsymbol" lines, collects symbols */
+/* kprobes/blacklist: "0xstart-0xend\tsymbol [module]", collects ids */
 void blacklist_parse(const char *buf, struct strlist *out);
 
 /*

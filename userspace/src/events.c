@@ -14,7 +14,7 @@
 #include "fallback.h"
 #include "kmark.h"
 
-static bool have_markers, have_syms;
+static bool have_markers, have_syms, have_blacklist;
 static struct strlist markers, ksyms, blacklist;
 
 static void load_markers(void)
@@ -66,7 +66,7 @@ static char *blacklist_path(void)
 static void load_syms(void)
 {
 	const char *kpath = getenv("KMARK_KALLSYMS");
-	char *buf, *bpath;
+	char *buf;
 
 	if (have_syms)
 		return;
@@ -77,7 +77,15 @@ static void load_syms(void)
 		die("cannot read %s: %s", kpath, strerror(errno));
 	kallsyms_parse(buf, &ksyms);
 	free(buf);
+	have_syms = true;
+}
 
+static void load_blacklist(void)
+{
+	char *buf, *bpath;
+
+	if (have_blacklist)
+		return;
 	bpath = blacklist_path();
 	buf = read_file(bpath, NULL);
 	if (buf) {
@@ -88,7 +96,7 @@ static void load_syms(void)
 			bpath, strerror(errno));
 	}
 	free(bpath);
-	have_syms = true;
+	have_blacklist = true;
 }
 
 void events_cleanup(void)
@@ -96,7 +104,7 @@ void events_cleanup(void)
 	sl_free(&markers);
 	sl_free(&ksyms);
 	sl_free(&blacklist);
-	have_markers = have_syms = false;
+	have_markers = have_syms = have_blacklist = false;
 }
 
 static int write_failed(const char *file, const char *what, int err)
@@ -117,9 +125,51 @@ static int write_line(const char *file, const char *what)
 	return err ? write_failed(file, what, err) : KM_EXIT_OK;
 }
 
+/* "no function 'x' in kallsyms", or in a module's (or vmlinux's) part */
+static void not_found(char *why, size_t size, const char *name,
+		      const struct fb_decision *d)
+{
+	const char *colon = strchr(name, ':');
+	const char *sym = colon ? colon + 1 : name;
+	char where[KM_MODNAME_LEN + 16] = "the kernel (vmlinux)";
+
+	if (strcmp(d->module, "vmlinux"))
+		snprintf(where, sizeof(where), "module %s", d->module);
+	if (d->module[0])
+		snprintf(why, size,
+			 "no marker '%s', and %s has no function '%s' in kallsyms (it does not exist, or the compiler inlined it)",
+			 name, where, sym);
+	else
+		snprintf(why, size,
+			 "no marker '%s', and no function '%s' in kallsyms (it does not exist, or the compiler inlined it: static inline functions such as context_switch have no symbol)",
+			 name, sym);
+}
+
+static void ambiguous(char *why, size_t size, const char *name,
+		      const struct fb_decision *d)
+{
+	const char *more = d->ncandidates > 2 ? ", ..." : "";
+
+	if (!d->symbol[0])
+		snprintf(why, size,
+			 "no marker '%s', and %u compiler clones of it are in kallsyms (%s, %s%s); pick one with 'kmark probe'",
+			 name, d->ncandidates, d->candidates[0],
+			 d->candidates[1], more);
+	else if (strchr(d->candidates[0], ':') ||
+		 strchr(d->candidates[1], ':'))
+		snprintf(why, size,
+			 "no marker '%s', and kallsyms has %u functions named %s (%s, %s%s); name one as MODULE:%s, or use 'kmark probe' with an address",
+			 name, d->ncandidates, d->symbol, d->candidates[0],
+			 d->candidates[1], more, d->symbol);
+	else
+		snprintf(why, size,
+			 "no marker '%s', and kallsyms has %u functions named %s (a kprobe on it would be ambiguous; use 'kmark probe' with an address)",
+			 name, d->ncandidates, d->symbol);
+}
+
 static void refusal(const char *name, const struct fb_decision *d)
 {
-	char why[512], hint[3 * FB_NAME_LEN + 32] = "";
+	char why[768], hint[3 * FB_NAME_LEN + 32] = "";
 	unsigned int i;
 
 	switch (d->kind) {
@@ -138,16 +188,7 @@ static void refusal(const char *name, const struct fb_decision *d)
 			 name, d->symbol);
 		break;
 	case FB_REFUSE_AMBIGUOUS:
-		if (d->symbol[0])
-			snprintf(why, sizeof(why),
-				 "no marker '%s', and kallsyms has %u functions named %s (a kprobe on it would be ambiguous; use 'kmark probe' with an address)",
-				 name, d->ncandidates, d->symbol);
-		else
-			snprintf(why, sizeof(why),
-				 "no marker '%s', and %u compiler clones of it are in kallsyms (%s, %s%s); pick one with 'kmark probe'",
-				 name, d->ncandidates, d->candidates[0],
-				 d->candidates[1],
-				 d->ncandidates > 2 ? ", ..." : "");
+		ambiguous(why, sizeof(why), name, d);
 		break;
 	case FB_REFUSE_BAD_NAME:
 		snprintf(why, sizeof(why),
@@ -155,9 +196,7 @@ static void refusal(const char *name, const struct fb_decision *d)
 			 name);
 		break;
 	default:
-		snprintf(why, sizeof(why),
-			 "no marker '%s', and no function '%s' in kallsyms (it does not exist, or the compiler inlined it: static inline functions such as context_switch have no symbol)",
-			 name, name);
+		not_found(why, sizeof(why), name, d);
 		break;
 	}
 	for (i = 0; i < d->nsuggest; i++) {
@@ -169,48 +208,74 @@ static void refusal(const char *name, const struct fb_decision *d)
 	info("%s%s", why, hint);
 }
 
-int enable_event(const char *name, const struct enable_opts *o, char *enabled)
+/*
+ * fb_decide() with what it needs: available_markers always; kallsyms
+ * (which also tells which modules are loaded) and the blacklist only for
+ * a name that is not an event. A glob that matches no event stays
+ * refused, whatever kallsyms says.
+ */
+static void decide(const char *name, bool no_fallback, struct fb_decision *d)
 {
-	struct fb_decision d;
+	load_markers();
+	fb_decide(&markers, &ksyms, &blacklist, name, true, d);
+	if (d->kind == FB_MARKER || d->kind == FB_GLOB ||
+	    d->kind == FB_REFUSE_GLOB)
+		return;
+	if (no_fallback && d->kind != FB_PENDING)
+		return;
+	load_syms();
+	if (!no_fallback)
+		load_blacklist();
+	fb_decide(&markers, &ksyms, &blacklist, name, no_fallback, d);
+}
+
+static int define_kprobe(const char *name, const struct enable_opts *o,
+			 const struct fb_decision *d)
+{
 	char def[2 * FB_NAME_LEN + 16];
 	int ret;
 
-	load_markers();
-	if (!o->no_fallback && !fb_is_glob(name) &&
-	    !sl_contains(&markers, name)) {
-		/* may still be "foo" for "kprobes/foo": fb_decide knows */
-		fb_decide(&markers, &ksyms, &blacklist, name, true, &d);
-		if (d.kind != FB_MARKER)
-			load_syms();
-	}
-	fb_decide(&markers, &ksyms, &blacklist, name, o->no_fallback, &d);
+	snprintf(def, sizeof(def), "p:kprobes/%s %s", d->event, d->symbol);
+	ret = write_line("kprobe_events", def);
+	if (ret)
+		return ret;
+	ret = write_line("set_event", d->event);
+	if (ret)
+		return ret;
+	/* later names may refer to the new event */
+	sl_push(&markers, def + 2);
+	*strchr(markers.v[markers.n - 1], ' ') = '\0';
+	if (o->quiet)
+		return KM_EXIT_OK;
+	if (d->kind == FB_KPROBE)
+		info("'%s' is not a marker; defined kprobe event '%s' on %s and enabled it",
+		     name, d->event, d->symbol);
+	else
+		info("'%s' is not a marker; defined kprobe event '%s' on %s (compiler clone of %s) and enabled it",
+		     name, d->event, d->symbol, name);
+	return KM_EXIT_OK;
+}
 
+int enable_event(const char *name, const struct enable_opts *o, char *enabled)
+{
+	struct fb_decision d;
+	int ret;
+
+	decide(name, o->no_fallback, &d);
 	switch (d.kind) {
 	case FB_MARKER:
 	case FB_GLOB:
-		ret = write_line("set_event", name);
+		ret = write_line("set_event", d.event);
+		break;
+	case FB_PENDING:
+		ret = write_line("set_event", d.event);
+		if (!ret && !o->quiet)
+			info("module %s is not loaded; '%s' waits for it in set_event and takes effect when it loads",
+			     d.module, name);
 		break;
 	case FB_KPROBE:
 	case FB_KPROBE_CLONE:
-		snprintf(def, sizeof(def), "p:kprobes/%s %s", d.event,
-			 d.symbol);
-		ret = write_line("kprobe_events", def);
-		if (ret)
-			return ret;
-		ret = write_line("set_event", d.event);
-		if (ret)
-			return ret;
-		/* later names may refer to the new event */
-		sl_push(&markers, def + 2);
-		*strchr(markers.v[markers.n - 1], ' ') = '\0';
-		if (o->quiet)
-			break;
-		if (d.kind == FB_KPROBE)
-			info("'%s' is not a marker; defined kprobe event '%s' on %s and enabled it",
-			     name, d.event, d.symbol);
-		else
-			info("'%s' is not a marker; defined kprobe event '%s' on %s (compiler clone of %s) and enabled it",
-			     name, d.event, d.symbol, name);
+		ret = define_kprobe(name, o, &d);
 		break;
 	default:
 		refusal(name, &d);
@@ -221,13 +286,50 @@ int enable_event(const char *name, const struct enable_opts *o, char *enabled)
 	return ret;
 }
 
+/*
+ * After "!MODULE:NAME" (globs too), a set_event line that is still
+ * "MODULE:NAME" is no enabled event but the token that waits for MODULE:
+ * the kernel keeps it when MODULE is loaded, and it enables the marker
+ * again at the next load. Say so.
+ */
+static void warn_kept_token(const char *tok)
+{
+	struct strlist lines = { 0 };
+	char *buf;
+
+	if (!strchr(tok, ':'))
+		return;
+	buf = ctl_read("set_event");
+	if (!buf)
+		return;
+	set_event_parse(buf, &lines);
+	free(buf);
+	if (sl_contains(&lines, tok))
+		warning("'%s' still waits in set_event and applies again when its module loads ('echo > set_event' drops it)",
+			tok);
+	sl_free(&lines);
+}
+
+/*
+ * "!NAME" for what enable_event() would have enabled: a kprobe event
+ * defined for "MODULE:SYM" is "kprobes/SYM"; anything else goes as it
+ * is, for the kernel to judge.
+ */
 int disable_event(const char *name)
 {
-	char *buf = xmalloc(strlen(name) + 2);
+	struct fb_decision d;
+	const char *what;
+	char *buf;
 	int ret;
 
-	sprintf(buf, "!%s", name);
+	load_markers();
+	fb_decide(&markers, &ksyms, &blacklist, name, true, &d);
+	what = d.kind == FB_MARKER ? d.event : name;
+	buf = xmalloc(strlen(what) + 2);
+	sprintf(buf, "!%s", what);
 	ret = write_line("set_event", buf);
 	free(buf);
+	if (!ret)
+		warn_kept_token(what);
 	return ret;
 }

@@ -381,6 +381,8 @@ static bool cast_type(const char *s, size_t len, unsigned long long *size,
 	size_t i;
 	int unsig = 0;
 
+	if (len >= sizeof(buf))		/* longer than any type we know */
+		return false;
 	strlcpy_n(buf, sizeof(buf), s, len);
 	while (len && buf[len - 1] == ' ')
 		buf[--len] = '\0';

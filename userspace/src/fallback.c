@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
-#include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +12,7 @@ const char *fb_kind_name(enum fb_kind k)
 	static const char *const names[] = {
 		[FB_MARKER] = "MARKER",
 		[FB_GLOB] = "GLOB",
+		[FB_PENDING] = "PENDING",
 		[FB_KPROBE] = "KPROBE",
 		[FB_KPROBE_CLONE] = "KPROBE_CLONE",
 		[FB_REFUSE_NO_FALLBACK] = "REFUSE_NO_FALLBACK",
@@ -103,6 +104,16 @@ static bool valid_event_name(const char *name)
 	return strlen(name) < FB_NAME_LEN;
 }
 
+static bool valid_module_name(const char *mod)
+{
+	const char *p;
+
+	for (p = mod; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return false;
+	return p != mod;
+}
+
 struct cand {
 	unsigned int dist;
 	const char *name;
@@ -117,10 +128,18 @@ static int cmp_cand(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* "mydrv:mydrv_irq" -> "mydrv_irq"; "kprobes/foo" -> "foo" */
+static const char *id_name(const char *id)
+{
+	const char *colon = strchr(id, ':');
+
+	return event_short_name(colon ? colon + 1 : id);
+}
+
 /*
- * Up to FB_MAX_SUGGEST marker names nearest to name (Levenshtein,
- * comparing with both the full and the short "kprobes/"-less name), among
- * those within max(3, strlen(name) / 2) edits.
+ * Up to FB_MAX_SUGGEST marker ids nearest to name (Levenshtein, comparing
+ * with both the id and the bare name, without "MODULE:" or "kprobes/"),
+ * among those within max(3, strlen(name) / 2) edits.
  */
 static void suggest(const struct strlist *markers, const char *name,
 		    struct fb_decision *d)
@@ -133,8 +152,7 @@ static void suggest(const struct strlist *markers, const char *name,
 		limit = 3;
 	for (i = 0; i < markers->n; i++) {
 		unsigned int d1 = levenshtein(name, markers->v[i]);
-		unsigned int d2 = levenshtein(name,
-					      event_short_name(markers->v[i]));
+		unsigned int d2 = levenshtein(name, id_name(markers->v[i]));
 
 		if (d2 < d1)
 			d1 = d2;
@@ -174,80 +192,162 @@ static void refuse(enum fb_kind kind, const struct strlist *markers,
 	suggest(markers, name, d);
 }
 
+/* does a list of ids have one of module mod ("mod:...")? */
+static bool has_module(const struct strlist *ids, const char *mod)
+{
+	size_t i, l = strlen(mod);
+
+	for (i = 0; i < ids->n; i++)
+		if (!strncmp(ids->v[i], mod, l) && ids->v[i][l] == ':')
+			return true;
+	return false;
+}
+
+/* "MODULE:NAME" names one module (no glob, not vmlinux) */
+static bool names_module(const struct fb_decision *d)
+{
+	return d->module[0] && !fb_is_glob(d->module) &&
+	       strcmp(d->module, "vmlinux");
+}
+
+/*
+ * The symbol of kallsyms id if it is where mod says ("": anywhere,
+ * "vmlinux": in the kernel, else in that module), else NULL.
+ */
+static const char *sym_in(const char *id, const char *mod)
+{
+	char m[KM_MODNAME_LEN];
+	const char *s = event_split(id, m);
+
+	if (!s || !mod[0])
+		return s;
+	if (!strcmp(mod, "vmlinux"))
+		return m[0] ? NULL : s;
+	return strcmp(m, mod) ? NULL : s;
+}
+
+/* s is sym, or with clones a compiler clone of it (sym.isra.N ...) */
+static bool sym_matches(const char *s, const char *sym, bool clones)
+{
+	size_t l = strlen(sym);
+
+	if (!clones)
+		return !strcmp(s, sym);
+	return !strncmp(s, sym, l) && fb_clone_base_len(s) == l;
+}
+
+/*
+ * Collect the kallsyms ids of mod whose symbol sym_matches() sym: the
+ * first two as candidates, the last in *found. Returns how many.
+ */
+static unsigned int collect(const struct strlist *ksyms, const char *mod,
+			    const char *sym, bool clones,
+			    struct fb_decision *d, const char **found)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < ksyms->n; i++) {
+		const char *s = sym_in(ksyms->v[i], mod);
+
+		if (!s || !sym_matches(s, sym, clones))
+			continue;
+		if (n < 2)
+			set(d->candidates[n], ksyms->v[i]);
+		n++;
+		*found = ksyms->v[i];
+	}
+	d->ncandidates = n;
+	return n;
+}
+
+/* the kprobe fallback for symbol sym of d->module ("": any) */
+static void kprobe_on(const struct strlist *markers,
+		      const struct strlist *ksyms,
+		      const struct strlist *blacklist, const char *name,
+		      const char *sym, struct fb_decision *d)
+{
+	enum fb_kind kind = FB_KPROBE;
+	const char *found = NULL;
+	unsigned int n = collect(ksyms, d->module, sym, false, d, &found);
+
+	if (n > 1) {
+		set(d->symbol, sym);	/* duplicate symbols */
+		refuse(FB_REFUSE_AMBIGUOUS, markers, name, d);
+		return;
+	}
+	if (!n) {
+		/* compiler clones: NAME.isra.0, NAME.constprop.0 ... */
+		n = collect(ksyms, d->module, sym, true, d, &found);
+		kind = FB_KPROBE_CLONE;
+	}
+	if (n > 1) {
+		refuse(FB_REFUSE_AMBIGUOUS, markers, name, d);
+	} else if (!n) {
+		refuse(FB_REFUSE_NOT_FOUND, markers, name, d);
+	} else {
+		set(d->symbol, found);
+		if (sl_contains(blacklist, found))
+			refuse(FB_REFUSE_BLACKLIST, markers, name, d);
+		else
+			d->kind = kind;
+	}
+}
+
+/*
+ * "MODULE:SYM" when a kprobe event of that name is defined (by an earlier
+ * fallback): set_event names it "kprobes/SYM", a vmlinux event.
+ */
+static bool kprobe_defined(const struct strlist *markers, const char *sym,
+			   struct fb_decision *d)
+{
+	char base[FB_NAME_LEN], ev[FB_NAME_LEN + 8];
+
+	event_from_name(base, sym);
+	snprintf(ev, sizeof(ev), "kprobes/%s", base);
+	if (!sl_contains(markers, ev))
+		return false;
+	set(d->event, ev);
+	return true;
+}
+
 void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
 	       const struct strlist *blacklist, const char *name,
 	       bool no_fallback, struct fb_decision *d)
 {
-	size_t i, exact;
-	const char *clone = NULL;
+	const char *sym;
 
 	memset(d, 0, sizeof(*d));
 	set(d->event, name);
-
+	sym = event_split(name, d->module);
+	if (ids_match_token(markers, name)) {
+		d->kind = fb_is_glob(name) ? FB_GLOB : FB_MARKER;
+		return;
+	}
+	if (sym && names_module(d) && !fb_is_glob(sym) &&
+	    kprobe_defined(markers, sym, d)) {
+		d->kind = FB_MARKER;
+		return;
+	}
+	/* as the kernel: a module not loaded keeps "MODULE:NAME" for later */
+	if (sym && *sym && names_module(d) && valid_module_name(d->module) &&
+	    !has_module(markers, d->module) && !has_module(ksyms, d->module)) {
+		d->kind = FB_PENDING;
+		return;
+	}
 	if (fb_is_glob(name)) {
-		for (i = 0; i < markers->n; i++)
-			if (!fnmatch(name, markers->v[i], 0) ||
-			    !fnmatch(name, event_short_name(markers->v[i]), 0)) {
-				d->kind = FB_GLOB;
-				return;
-			}
 		refuse(FB_REFUSE_GLOB, markers, name, d);
 		return;
 	}
-	for (i = 0; i < markers->n; i++)
-		if (event_name_matches(markers->v[i], name)) {
-			d->kind = FB_MARKER;
-			return;
-		}
 	if (no_fallback) {
 		refuse(FB_REFUSE_NO_FALLBACK, markers, name, d);
 		return;
 	}
-	if (!valid_event_name(name)) {
+	if (!sym || !valid_event_name(sym) ||
+	    (d->module[0] && !valid_module_name(d->module))) {
 		refuse(FB_REFUSE_BAD_NAME, markers, name, d);
 		return;
 	}
-	event_from_name(d->event, name);
-
-	exact = sl_count(ksyms, name);
-	if (exact > 1) {
-		set(d->symbol, name);
-		d->ncandidates = (unsigned int)exact;
-		refuse(FB_REFUSE_AMBIGUOUS, markers, name, d);
-		return;
-	}
-	if (exact == 1) {
-		set(d->symbol, name);
-		if (sl_contains(blacklist, name))
-			refuse(FB_REFUSE_BLACKLIST, markers, name, d);
-		else
-			d->kind = FB_KPROBE;
-		return;
-	}
-
-	/* compiler clones: NAME.isra.0, NAME.constprop.0, NAME.part.0 */
-	for (i = 0; i < ksyms->n; i++) {
-		const char *s = ksyms->v[i];
-
-		if (strncmp(s, name, strlen(name)) ||
-		    fb_clone_base_len(s) != strlen(name))
-			continue;
-		if (d->ncandidates < 2)
-			set(d->candidates[d->ncandidates], s);
-		d->ncandidates++;
-		clone = s;
-	}
-	if (d->ncandidates > 1) {
-		refuse(FB_REFUSE_AMBIGUOUS, markers, name, d);
-		return;
-	}
-	if (clone) {
-		set(d->symbol, clone);
-		if (sl_contains(blacklist, clone))
-			refuse(FB_REFUSE_BLACKLIST, markers, name, d);
-		else
-			d->kind = FB_KPROBE_CLONE;
-		return;
-	}
-	refuse(FB_REFUSE_NOT_FOUND, markers, name, d);
+	event_from_name(d->event, sym);
+	kprobe_on(markers, ksyms, blacklist, name, sym, d);
 }

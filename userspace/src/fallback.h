@@ -8,11 +8,13 @@
 
 #include <stdbool.h>
 
+#include "ctlfmt.h"
 #include "strlist.h"
 
 enum fb_kind {
 	FB_MARKER,		/* NAME is a marker (or defined kprobe event) */
 	FB_GLOB,		/* NAME is a glob matching at least one event */
+	FB_PENDING,		/* MODULE:NAME, MODULE not loaded: waits for it */
 	FB_KPROBE,		/* define kprobe on symbol NAME */
 	FB_KPROBE_CLONE,	/* define kprobe on unique clone NAME.isra.0 ... */
 	FB_REFUSE_NO_FALLBACK,	/* not a marker and --no-fallback */
@@ -29,7 +31,8 @@ enum fb_kind {
 struct fb_decision {
 	enum fb_kind kind;
 	char event[FB_NAME_LEN];	/* what to write to set_event */
-	char symbol[FB_NAME_LEN];	/* kprobe target / offending symbol */
+	char module[KM_MODNAME_LEN];	/* MODULE of "MODULE:NAME", or "" */
+	char symbol[FB_NAME_LEN];	/* kprobe target ([MOD:]SYM) / offending */
 	unsigned int ncandidates;	/* FB_REFUSE_AMBIGUOUS */
 	char candidates[2][FB_NAME_LEN];
 	unsigned int nsuggest;
@@ -37,9 +40,16 @@ struct fb_decision {
 };
 
 /*
- * markers:   names from available_markers ("sched_switch", "kprobes/x")
- * ksyms:     text symbol names from /proc/kallsyms
- * blacklist: symbol names from the kprobe blacklist
+ * name:      "NAME" or "MODULE:NAME", globs allowed, as set_event takes it
+ * markers:   ids from available_markers ("sched_switch", "kprobes/x",
+ *            "mydrv:mydrv_irq"; markers_names())
+ * ksyms:     ids of text symbols from /proc/kallsyms ("do_sys_openat2",
+ *            "mydrv:mydrv_open"); with markers, they tell which modules
+ *            are loaded
+ * blacklist: ids of the symbols on the kprobe blacklist
+ *
+ * A kprobe's symbol is what kprobe_events takes: "MODULE:SYM" for a
+ * module's function (the probe is armed again when the module reloads).
  */
 void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
 	       const struct strlist *blacklist, const char *name,

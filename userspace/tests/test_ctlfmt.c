@@ -45,25 +45,147 @@ static void test_markers(void)
 	markers_free(&ml);
 }
 
+/* available_markers of a kernel with a module's markers loaded */
+static const char module_markers[] =
+	"sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample_done  [kmark_sample]\n"
+	"kprobes/myopen [kprobe] dfd=%d fname=%s\n";
+
+static void test_module_markers(void)
+{
+	struct marker_list ml;
+	struct strlist ids = { 0 };
+	const struct marker *m;
+
+	check_ll((long long)markers_parse(module_markers, &ml), 4,
+		 "modules: 4 entries");
+	m = markers_find(&ml, "kmark_sample_step");
+	check_str(m ? m->module : NULL, "kmark_sample",
+		  "modules: '[module]' suffix sets the module");
+	check_str(m ? m->format : NULL, "step=%d of=%d comm=%s",
+		  "modules: suffix removed from the format");
+	check_ll(m ? (long long)m->nfields : -1, 3,
+		 "modules: fields of a module's marker");
+	m = markers_find(&ml, "kmark_sample_done");
+	check(m && m->module && !strcmp(m->module, "kmark_sample") &&
+	      !strcmp(m->format, "") && !m->nfields,
+	      "modules: zero-argument marker: 'NAME  [module]'");
+	m = markers_find(&ml, "sched_switch");
+	check(m && !m->module, "modules: kernel marker has no module");
+	m = markers_find(&ml, "myopen");
+	check(m && !m->module && m->type == MK_KPROBE,
+	      "modules: kprobe event has no module");
+	markers_names(&ml, &ids);
+	check(ids.n == 4 && !strcmp(ids.v[0], "sched_switch") &&
+	      !strcmp(ids.v[1], "kmark_sample:kmark_sample_step") &&
+	      !strcmp(ids.v[3], "kprobes/myopen"),
+	      "modules: ids are MODULE:NAME for a module's marker");
+	sl_free(&ids);
+	markers_free(&ml);
+
+	markers_parse("arr vals=[%d %d] tag=[x]\n"
+		      "odd state=%d [%s]\n"
+		      "drv_ev x=%d [my-drv]\n"
+		      "kprobes/kp [kprobe] a=%d [b]\n"
+		      "kprobe  [kprobe]\n", &ml);
+	check(ml.n == 5 && !ml.v[0].module &&
+	      !strcmp(ml.v[0].format, "vals=[%d %d] tag=[x]"),
+	      "modules: brackets inside a format are the format's");
+	check(ml.n == 5 && !ml.v[1].module &&
+	      !strcmp(ml.v[1].format, "state=%d [%s]"),
+	      "modules: '[%%s]' at the end is not a module");
+	check(ml.n == 5 && ml.v[2].module &&
+	      !strcmp(ml.v[2].module, "my-drv") &&
+	      !strcmp(ml.v[2].format, "x=%d"),
+	      "modules: module name with '-'");
+	check(ml.n == 5 && !ml.v[3].module && ml.v[3].type == MK_KPROBE &&
+	      !strcmp(ml.v[3].format, "a=%d [b]"),
+	      "modules: kprobe lines keep a trailing '[b]'");
+	check(ml.n == 5 && ml.v[4].type == MK_MARKER && ml.v[4].module &&
+	      !strcmp(ml.v[4].module, "kprobe"),
+	      "modules: a marker of module 'kprobe' is no kprobe event");
+	markers_free(&ml);
+}
+
+static void test_tokens(void)
+{
+	char mod[KM_MODNAME_LEN];
+
+	check(event_token_matches("kmark_sample:*", "kmark_sample_step",
+				  "kmark_sample"),
+	      "token: 'MODULE:*' matches the module's marker");
+	check(!event_token_matches("kmark_sample:*", "sched_switch", NULL),
+	      "token: 'MODULE:*' does not match a kernel marker");
+	check(event_token_matches("kmark_sample_step", "kmark_sample_step",
+				  "kmark_sample"),
+	      "token: a plain name matches a module's marker");
+	check(event_token_matches("vmlinux:sched_switch", "sched_switch",
+				  NULL),
+	      "token: 'vmlinux:NAME' matches a kernel marker");
+	check(!event_token_matches("vmlinux:*", "kmark_sample_step",
+				   "kmark_sample"),
+	      "token: 'vmlinux:*' does not match a module's marker");
+	check(event_token_matches("vmlinux:myopen", "kprobes/myopen", NULL),
+	      "token: kprobe events are vmlinux's, short name too");
+	check(event_token_matches("*:sched_*", "sched_switch", NULL),
+	      "token: globs in both parts");
+	check(!event_token_matches("other:kmark_sample_step",
+				   "kmark_sample_step", "kmark_sample"),
+	      "token: another module's name does not match");
+	check(!event_token_matches(":sched_switch", "sched_switch", NULL),
+	      "token: empty module part matches nothing");
+	check(event_token_matches_id("kmark_*:*_done",
+				     "kmark_sample:kmark_sample_done"),
+	      "token: matched against an id");
+	check_str(event_split("mydrv:irq", mod), "irq", "split: the name");
+	check_str(mod, "mydrv", "split: the module");
+	check(event_split(":x", mod) == NULL, "split: empty module refused");
+}
+
 static void test_set_event(void)
 {
-	struct strlist sl = { 0 };
+	struct strlist sl = { 0 }, tok = { 0 };
+	struct marker_list ml;
+	bool on[4];
 
+	markers_parse(module_markers, &ml);
 	set_event_parse("sched_switch\nmyopen\n\n", &sl);
 	check_ll((long long)sl.n, 2, "set_event: two names, blank skipped");
-	check(set_event_has(&sl, "kprobes/myopen"),
-	      "set_event: 'myopen' enables kprobes/myopen");
-	check(set_event_has(&sl, "sched_switch"),
-	      "set_event: sched_switch enabled");
-	check(!set_event_has(&sl, "sched_wakeup"),
-	      "set_event: sched_wakeup not enabled");
+	set_event_split(&ml, &sl, on, &tok);
+	check(on[3], "set_event: 'myopen' enables kprobes/myopen");
+	check(on[0], "set_event: sched_switch enabled");
+	check(!on[1] && !on[2] && !tok.n,
+	      "set_event: the others not enabled, no token");
 	sl_free(&sl);
-	set_event_parse("kprobes/myopen\n", &sl);
-	check(set_event_has(&sl, "kprobes/myopen"),
-	      "set_event: full kprobes/ name");
-	check(!set_event_has(&sl, "myopen_other"),
-	      "set_event: no prefix matching");
+
+	set_event_parse("sched_switch\nkmark_sample:kmark_sample_done\n"
+			"kprobes/myopen\nkmark_sample:kmark_sample_step\n"
+			"mydrv:*\nmydrv:mydrv_irq\n", &sl);
+	set_event_split(&ml, &sl, on, &tok);
+	check(on[0] && !on[1] && on[2] && on[3],
+	      "set_event: module marker enabled as MODULE:NAME");
+	check(tok.n == 3 && !strcmp(tok.v[0], "kmark_sample:kmark_sample_step") &&
+	      !strcmp(tok.v[1], "mydrv:*") && !strcmp(tok.v[2], "mydrv:mydrv_irq"),
+	      "set_event: tokens after the enabled events, in order");
 	sl_free(&sl);
+	sl_free(&tok);
+
+	set_event_parse("kmark_sample:kmark_sample_step\n"
+			"kmark_sample:kmark_sample_step\n", &sl);
+	set_event_split(&ml, &sl, on, &tok);
+	check(on[1] && tok.n == 1,
+	      "set_event: enabled marker and its token, the same line twice");
+	sl_free(&sl);
+	sl_free(&tok);
+
+	set_event_parse("kmark_sample_step\nmyopen_other\n", &sl);
+	set_event_split(&ml, &sl, on, &tok);
+	check(on[1] && !on[3] && !tok.n,
+	      "set_event: plain name, no prefix matching");
+	sl_free(&sl);
+	sl_free(&tok);
+	markers_free(&ml);
 }
 
 static void test_syms(void)
@@ -76,8 +198,8 @@ static void test_syms(void)
 	check(sl_contains(&sl, "do_sys_openat2"), "kallsyms: T symbol kept");
 	check(sl_contains(&sl, "sched_clock_tick.part.0"),
 	      "kallsyms: t clone symbol kept");
-	check(sl_contains(&sl, "mymod_open"),
-	      "kallsyms: module symbol without [module] suffix");
+	check(sl_contains(&sl, "mymod:mymod_open"),
+	      "kallsyms: module symbol as MODULE:SYM");
 	check(!sl_contains(&sl, "jiffies_data"), "kallsyms: D symbol dropped");
 	free(buf);
 	sl_free(&sl);
@@ -87,6 +209,21 @@ static void test_syms(void)
 	check_ll((long long)sl.n, 2, "blacklist: 2 entries");
 	check_str(sl.n ? sl.v[0] : NULL, "do_int3", "blacklist: symbol column");
 	free(buf);
+	sl_free(&sl);
+
+	kallsyms_parse("ffffffffc0001000 t kmark_sample_work\t[kmark_sample]\n"
+		       "ffffffffc0001100 t helper.isra.0\t[kmark_sample]\n"
+		       "ffffffffc0001200 d data\t[kmark_sample]\n"
+		       "ffffffffc0001300 t odd\t[unterminated\n", &sl);
+	check(sl.n == 3 && !strcmp(sl.v[0], "kmark_sample:kmark_sample_work") &&
+	      !strcmp(sl.v[1], "kmark_sample:helper.isra.0") &&
+	      !strcmp(sl.v[2], "odd"),
+	      "kallsyms: module ids, data skipped, bad suffix ignored");
+	sl_free(&sl);
+	blacklist_parse("0xffffffffc0001000-0xffffffffc0001010\tmod_bad [mymod]\n",
+			&sl);
+	check_str(sl.n ? sl.v[0] : NULL, "mymod:mod_bad",
+		  "blacklist: module symbol as MODULE:SYM");
 	sl_free(&sl);
 }
 
@@ -127,6 +264,8 @@ static void test_stats(void)
 void test_ctlfmt(void)
 {
 	test_markers();
+	test_module_markers();
+	test_tokens();
 	test_set_event();
 	test_syms();
 	test_errlog();

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "strlist.h"
 #include "test.h"
 #include "util_read.h"
 
@@ -201,11 +202,13 @@ static void test_help(void)
 static void test_list(void)
 {
 	check_ll(run("list", NULL), 0, "e2e: list exits 0");
-	check_has(out, "sched_switch    marker     enabled   prev_comm=%s",
+	check_has(out, "EVENT           MODULE  TYPE       STATE     FIELDS\n",
+		  "e2e: list header with the MODULE column");
+	check_has(out, "sched_switch    -       marker     enabled   prev_comm=%s",
 		  "e2e: list shows enabled marker with fields");
-	check_has(out, "sys_sync        marker     disabled  -\n",
+	check_has(out, "sys_sync        -       marker     disabled  -\n",
 		  "e2e: list shows zero-field marker disabled");
-	check_has(out, "kprobes/myopen  kprobe     disabled  dfd=%d fname=%s",
+	check_has(out, "kprobes/myopen  -       kprobe     disabled  dfd=%d fname=%s",
 		  "e2e: list shows kprobe event");
 	check_ll(count_lines(out), 5, "e2e: list prints header + 4 events");
 	run("list", "my*", NULL);
@@ -293,6 +296,131 @@ static void test_probe(void)
 	      "e2e: older error_log entries are not printed");
 	unlink(path);
 	put("kprobe_events", "p:kprobes/old foo\n");
+}
+
+static const char mod_markers[] =
+	"sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample_done  [kmark_sample]\n";
+
+static void test_modules_list(void)
+{
+	put("set_event", "kmark_sample:kmark_sample_step\nmydrv:mydrv_*\n");
+	check_ll(run("list", NULL), 0, "e2e: modules: list exits 0");
+	check_str(out,
+		  "EVENT              MODULE        TYPE       STATE     FIELDS\n"
+		  "sched_switch       -             marker     disabled  prev_comm=%s prev_pid=%d\n"
+		  "kmark_sample_step  kmark_sample  marker     enabled   step=%d of=%d comm=%s\n"
+		  "kmark_sample_done  kmark_sample  marker     disabled  -\n"
+		  "mydrv_*            mydrv         marker     pending   (waits for module mydrv)\n",
+		  "e2e: modules: list has the MODULE column and the waiting token");
+	run("list", "kmark_sample:*", NULL);
+	check_ll(count_lines(out), 3, "e2e: modules: list 'MODULE:*'");
+	run("list", "vmlinux:*", NULL);
+	check_ll(count_lines(out), 2, "e2e: modules: list 'vmlinux:*'");
+	run("list", "*:*_done", NULL);
+	check_has(out, "\nkmark_sample_done  ", "e2e: modules: list '*:NAME'");
+	run("list", "mydrv:*", NULL);
+	check_has(out, "pending", "e2e: modules: list 'MODULE:*' of a waiting token");
+	run("list", "-e", NULL);
+	check_ll(count_lines(out), 3, "e2e: modules: list -e: enabled and pending");
+	check_ll(run("list", "other:*", NULL), 4,
+		 "e2e: modules: list of a module with nothing exits 4");
+}
+
+static void test_modules_enable(void)
+{
+	put("set_event", "");
+	put("kprobe_events", "");
+	check_ll(run("enable", "kmark_sample:*", "kmark_sample:kmark_sample_done",
+		     NULL), 0, "e2e: modules: enable 'MODULE:*', MODULE:NAME");
+	check_str(get("set_event"), "kmark_sample:*\nkmark_sample:kmark_sample_done\n",
+		  "e2e: modules: written as given");
+	check_str(err, "", "e2e: modules: nothing said");
+
+	check_ll(run("enable", "mydrv:mydrv_irq", NULL), 0,
+		 "e2e: modules: enable MODULE:NAME of a module not loaded exits 0");
+	check_has(get("set_event"), "\nmydrv:mydrv_irq\n",
+		  "e2e: modules: it is written to set_event");
+	check_has(err, "module mydrv is not loaded; 'mydrv:mydrv_irq' waits for it",
+		  "e2e: modules: it says it waits for the module");
+	run("enable", "-q", "--no-fallback", "mydrv:*", NULL);
+	check_str(err, "", "e2e: modules: -q says nothing about waiting");
+
+	check_ll(run("enable", "kmark_sample:kmark_sample_work", NULL), 0,
+		 "e2e: modules: MOD:SYM kprobe fallback exits 0");
+	check_str(get("kprobe_events"),
+		  "p:kprobes/kmark_sample_work kmark_sample:kmark_sample_work\n",
+		  "e2e: modules: the probe is defined on MOD:SYM");
+	check_has(get("set_event"), "\nkmark_sample_work\n",
+		  "e2e: modules: and enabled");
+	check_has(err, "defined kprobe event 'kmark_sample_work' on kmark_sample:kmark_sample_work",
+		  "e2e: modules: it says so");
+
+	put("kprobe_events", "");
+	check_ll(run("enable", "other_fn", NULL), 0,
+		 "e2e: modules: plain name of a module function exits 0");
+	check_str(get("kprobe_events"), "p:kprobes/other_fn otherdrv:other_fn\n",
+		  "e2e: modules: probed as MOD:SYM (re-armed on reload)");
+
+	check_ll(run("enable", "otherdrv:nosuch", NULL), 4,
+		 "e2e: modules: unknown name of a loaded module exits 4");
+	check_has(err, "module otherdrv has no function 'nosuch'",
+		  "e2e: modules: the refusal names the module");
+	check_ll(run("enable", "kmark_sample:zz*", NULL), 4,
+		 "e2e: modules: glob of a loaded module matching nothing exits 4");
+}
+
+static void test_modules_disable(void)
+{
+	char *am = xmalloc(sizeof(mod_markers) + 64);
+
+	sprintf(am, "%skprobes/kmark_sample_work [kprobe]\n", mod_markers);
+	put("available_markers", am);
+	free(am);
+	put("set_event", "");
+	check_ll(run("disable", "kmark_sample:kmark_sample_step", "mydrv:*",
+		     "kmark_sample:kmark_sample_work", NULL), 0,
+		 "e2e: modules: disable exits 0");
+	check_str(get("set_event"),
+		  "!kmark_sample:kmark_sample_step\n!mydrv:*\n!kprobes/kmark_sample_work\n",
+		  "e2e: modules: disable MODULE:NAME, globs, MOD:SYM's kprobe event");
+	check_str(err, "", "e2e: modules: disable says nothing");
+
+	/* the kernel keeps a token when its module is loaded */
+	put("set_event", "kmark_sample:kmark_sample_step\n");
+	check_ll(run("disable", "kmark_sample:kmark_sample_step", NULL), 0,
+		 "e2e: modules: disable of a kept token exits 0");
+	check_has(err, "warning: 'kmark_sample:kmark_sample_step' still waits in set_event",
+		  "e2e: modules: disable warns about the token left");
+}
+
+static void test_modules(void)
+{
+	char ks[256], fix[256];
+	char *saved_kp = xstrdup(get("kprobe_events"));
+
+	snprintf(ks, sizeof(ks), "%s/kallsyms", root);
+	{
+		FILE *f = fopen(ks, "w");
+
+		fputs("ffffffff81234560 T do_sys_openat2\n"
+		      "ffffffffc0001000 t kmark_sample_work\t[kmark_sample]\n"
+		      "ffffffffc0002000 t other_fn\t[otherdrv]\n", f);
+		fclose(f);
+	}
+	setenv("KMARK_KALLSYMS", ks, 1);
+	put("available_markers", mod_markers);
+
+	test_modules_list();
+	test_modules_enable();
+	test_modules_disable();
+
+	snprintf(fix, sizeof(fix), "%s/kallsyms", fixtures);
+	setenv("KMARK_KALLSYMS", fix, 1);
+	put_fixture("available_markers", "available_markers");
+	put("kprobe_events", saved_kp);
+	free(saved_kp);
 }
 
 static void test_stream(void)
@@ -392,6 +520,7 @@ void test_e2e(void)
 	test_list();
 	test_enable_disable();
 	test_probe();
+	test_modules();
 	test_stream();
 	test_record_reset_stats();
 	cleanup();

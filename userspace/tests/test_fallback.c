@@ -34,6 +34,145 @@ static void decide(const char *name, bool nofb, struct fb_decision *d)
 	fb_decide(&markers, &ksyms, &blacklist, name, nofb, d);
 }
 
+/* a kernel with modules kmark_sample (markers), otherdrv and nomarkers */
+static const char mod_markers[] =
+	"sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample_done  [kmark_sample]\n"
+	"kprobes/myopen [kprobe] dfd=%d\n";
+static const char mod_kallsyms[] =
+	"ffffffff81234560 T do_sys_openat2\n"
+	"ffffffff81234600 t shared_fn\n"
+	"ffffffffc0001000 t kmark_sample_work\t[kmark_sample]\n"
+	"ffffffffc0001200 t helper.isra.0\t[kmark_sample]\n"
+	"ffffffffc0002000 t shared_fn\t[otherdrv]\n"
+	"ffffffffc0002200 t twin.isra.0\t[otherdrv]\n"
+	"ffffffffc0002300 t twin.part.0\t[otherdrv]\n"
+	"ffffffffc0002400 t dup\t[otherdrv]\n"
+	"ffffffffc0002500 t dup\t[otherdrv]\n"
+	"ffffffffc0002600 t mod_bad\t[otherdrv]\n"
+	"ffffffffc0003000 t nomark_fn\t[nomarkers]\n";
+static const char mod_blacklist[] =
+	"0xffffffffc0002600-0xffffffffc0002610\tmod_bad [otherdrv]\n";
+
+static struct strlist mmarkers, mksyms, mblacklist;
+
+static void mdecide(const char *name, bool nofb, struct fb_decision *d)
+{
+	fb_decide(&mmarkers, &mksyms, &mblacklist, name, nofb, d);
+}
+
+/* decide NAME, check the kind, and (if not NULL) event and symbol */
+static void expect(const char *name, bool nofb, const char *kind,
+		   const char *event, const char *symbol, const char *what)
+{
+	struct fb_decision d;
+
+	mdecide(name, nofb, &d);
+	check_str(fb_kind_name(d.kind), kind, "fallback: %s: %s", what, name);
+	if (event)
+		check_str(d.event, event, "fallback: %s: event", what);
+	if (symbol)
+		check_str(d.symbol, symbol, "fallback: %s: symbol", what);
+}
+
+static void test_fallback_modules(void)
+{
+	struct marker_list ml;
+	struct fb_decision d;
+
+	markers_parse(mod_markers, &ml);
+	markers_names(&ml, &mmarkers);
+	markers_free(&ml);
+	kallsyms_parse(mod_kallsyms, &mksyms);
+	blacklist_parse(mod_blacklist, &mblacklist);
+
+	expect("kmark_sample:kmark_sample_step", false, "MARKER",
+	       "kmark_sample:kmark_sample_step", NULL,
+	       "module marker by MODULE:NAME");
+	expect("kmark_sample_step", false, "MARKER", "kmark_sample_step", NULL,
+	       "module marker by its plain name");
+	expect("vmlinux:sched_switch", false, "MARKER", NULL, NULL,
+	       "kernel marker as vmlinux:NAME");
+	expect("kmark_sample:*", false, "GLOB", NULL, NULL,
+	       "module glob matching");
+	expect("*:kmark_sample_d*", false, "GLOB", NULL, NULL,
+	       "glob in the module part");
+	expect("kmark_sample:zz*", false, "REFUSE_GLOB", NULL, NULL,
+	       "glob of a loaded module matching nothing");
+	expect("kmark*:zz*", false, "REFUSE_GLOB", NULL, NULL,
+	       "module glob matching nothing does not wait");
+	expect("vmlinux:kmark_sample_*", false, "REFUSE_GLOB", NULL, NULL,
+	       "module markers are not vmlinux's");
+
+	expect("mydrv:mydrv_irq", false, "PENDING", "mydrv:mydrv_irq", NULL,
+	       "module not loaded: waits");
+	mdecide("mydrv:mydrv_irq", false, &d);
+	check_str(d.module, "mydrv", "fallback: pending: the module named");
+	expect("mydrv:*", false, "PENDING", "mydrv:*", NULL,
+	       "glob of a module not loaded: waits");
+	expect("mydrv:mydrv_irq", true, "PENDING", NULL, NULL,
+	       "--no-fallback: still waits");
+	expect("nomarkers:foo", false, "REFUSE_NOT_FOUND", NULL, NULL,
+	       "loaded module (kallsyms) without it: no wait");
+	expect("nomarkers:*", false, "REFUSE_GLOB", NULL, NULL,
+	       "glob of a loaded module without markers");
+	expect("mydrv:", false, "REFUSE_BAD_NAME", NULL, NULL,
+	       "empty name");
+	expect(":foo", false, "REFUSE_BAD_NAME", NULL, NULL, "empty module");
+	expect("my@drv:foo", false, "REFUSE_BAD_NAME", NULL, NULL,
+	       "bad module name does not wait");
+
+	expect("kmark_sample:kmark_sample_work", false, "KPROBE",
+	       "kmark_sample_work", "kmark_sample:kmark_sample_work",
+	       "MOD:SYM kprobe");
+	expect("kmark_sample:kmark_sample_work", true, "REFUSE_NO_FALLBACK",
+	       NULL, NULL, "MOD:SYM with --no-fallback");
+	expect("kmark_sample_work", false, "KPROBE", "kmark_sample_work",
+	       "kmark_sample:kmark_sample_work",
+	       "plain name only in a module: probe MOD:SYM");
+	expect("kmark_sample:helper", false, "KPROBE_CLONE", "helper",
+	       "kmark_sample:helper.isra.0", "MOD:SYM unique clone");
+	expect("otherdrv:shared_fn", false, "KPROBE", "shared_fn",
+	       "otherdrv:shared_fn", "MOD:SYM picks the module's copy");
+	expect("vmlinux:shared_fn", false, "KPROBE", "shared_fn", "shared_fn",
+	       "vmlinux:SYM picks the kernel's copy");
+
+	expect("otherdrv:dup", false, "REFUSE_AMBIGUOUS", NULL, "dup",
+	       "ambiguous MOD:SYM (duplicate)");
+	expect("otherdrv:twin", false, "REFUSE_AMBIGUOUS", NULL, "",
+	       "ambiguous MOD:SYM (two clones)");
+	mdecide("shared_fn", false, &d);
+	check_str(fb_kind_name(d.kind), "REFUSE_AMBIGUOUS",
+		  "fallback: plain name in vmlinux and a module is ambiguous");
+	check_str(d.candidates[1], "otherdrv:shared_fn",
+		  "fallback: ambiguous: candidates are MODULE:SYM");
+	expect("otherdrv:mod_bad", false, "REFUSE_BLACKLIST", NULL,
+	       "otherdrv:mod_bad", "blacklisted module function");
+
+	expect("kmark_sample:do_sys_openat2", false, "REFUSE_NOT_FOUND", NULL,
+	       NULL, "wrong module: a kernel function");
+	expect("otherdrv:kmark_sample_step", false, "REFUSE_NOT_FOUND", NULL,
+	       NULL, "wrong module: another module's marker");
+	expect("vmlinux:kmark_sample_work", false, "REFUSE_NOT_FOUND", NULL,
+	       NULL, "wrong module: vmlinux for a module's function");
+	mdecide("kmark_sample:kmark_sample_stp", false, &d);
+	check_str(d.suggest[0], "kmark_sample:kmark_sample_step",
+		  "fallback: module typo suggests MODULE:NAME");
+	mdecide("kmark_sample_stpe", false, &d);
+	check_str(d.suggest[0], "kmark_sample:kmark_sample_step",
+		  "fallback: plain typo suggests the module's marker");
+
+	sl_push(&mmarkers, "kprobes/kmark_sample_work");
+	expect("kmark_sample:kmark_sample_work", false, "MARKER",
+	       "kprobes/kmark_sample_work", NULL,
+	       "MOD:SYM whose kprobe event is defined");
+
+	sl_free(&mmarkers);
+	sl_free(&mksyms);
+	sl_free(&mblacklist);
+}
+
 void test_fallback(void)
 {
 	struct fb_decision d;
@@ -62,6 +201,8 @@ void test_fallback(void)
 	decide("mymod_open", false, &d);
 	check_str(fb_kind_name(d.kind), "KPROBE",
 		  "fallback: module function gets a kprobe");
+	check_str(d.symbol, "mymod:mymod_open",
+		  "fallback: module function probed as MOD:SYM");
 
 	decide("sched_clock_tick", false, &d);
 	check_str(fb_kind_name(d.kind), "KPROBE_CLONE",
@@ -152,6 +293,7 @@ void test_fallback(void)
 		 "clone: non-numeric suffix rejected");
 	check_ll(levenshtein("kitten", "sitting"), 3, "levenshtein: classic");
 	check_ll(levenshtein("", "abc"), 3, "levenshtein: empty string");
+	test_fallback_modules();
 
 	sl_free(&markers);
 	sl_free(&ksyms);

@@ -6,12 +6,13 @@
 #   make demo  [ARCH=i386]     trace context switches for a few seconds
 #   make check                 all tests, both arches; ends "N passed, N failed"
 #   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
+#   make patches               the git format-patch series in build/patches/
 #   make clean
 ARCH ?= x86_64
 SCRIPT ?=
 export KERNEL_ARGS QEMU_ARGS
 
-.PHONY: all setup build run demo check bench clean
+.PHONY: all setup build run demo check bench patches clean
 all: build
 
 setup:
@@ -48,6 +49,11 @@ check:
 
 bench:
 	@QUICK=$(QUICK) scripts/bench.sh
+
+# checkpatch.pl comes from the prepared tree.
+patches: setup
+	@scripts/prepare-tree.sh
+	@python3 scripts/mkpatches.py build/patches
 
 clean:
 	rm -rf build

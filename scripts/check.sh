@@ -181,6 +181,11 @@ if [ "${CHECK_CLANG:-1}" = 1 ]; then
 	KMARK_TREE_READY=1 "$top/scripts/clang-check.sh" > "$logdir/clang.log" 2>&1 &
 	clang_pid=$!
 fi
+# make patches: the series applies to pristine 6.12 with git am, is the
+# code the test kernels were built from, and passes checkpatch --strict.
+info "make patches: git am onto pristine 6.12, checkpatch --strict"
+python3 "$top/scripts/mkpatches.py" --check "$BUILD/patches" > "$logdir/patches.log" 2>&1 &
+patches_pid=$!
 # make run as a person types into it (tmux): Ctrl-C, the prompt, exit.
 case " $FLAVOURS " in
 *" x86_64 "*)
@@ -212,6 +217,9 @@ if [ -n "$clang_pid" ]; then
 	grep -E '^not ok|^# ' "$logdir/clang.log" | sed 's/^/[clang] /' || true
 	count "$logdir/clang.log" "x86_64-clang"
 fi
+wait "$patches_pid"
+grep -E '^not ok|^# ' "$logdir/patches.log" | sed 's/^/[patches] /' || true
+count "$logdir/patches.log" "make patches"
 info "done in $(( $(date +%s) - start )) s"
 echo "$skipped skipped (each with its reason above)"
 echo "$passed passed, $failed failed"

@@ -9,6 +9,7 @@
 #   x86_64-stress  common + x86_64 + debug + stress: KASAN, kmemleak,
 #                  lockdep, no JUMP_LABEL; booted with both vCPUs parallel
 #   i386           common + i386 + debug (lockdep, no ftrace at all)
+#   i386-bench     common + i386 + bench: make bench's kmark-only i386 figures
 #   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +23,7 @@ case "$flavour" in
 x86_64) frags=(common x86_64 bench) ;;
 x86_64-stress) frags=(common x86_64 debug stress) ;;
 i386) frags=(common i386 debug) ;;
+i386-bench) frags=(common i386 bench) ;;
 x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
 x86_64-clang) frags=(common x86_64 bench) ;;
 *) die "unknown flavour $flavour" ;;
@@ -32,7 +34,7 @@ files=()
 for f in "${frags[@]}"; do files+=("$cdir/$f.config"); done
 
 # Skip when neither the fragments, our Kconfig nor our patches changed.
-sum=$(cat "${files[@]}" "$top"/kernel/trace/Kconfig* "$top"/scripts/patches/* \
+sum=$(cat "${files[@]}" "$top"/scripts/patches/* \
 	"$SRC/.kmark/source-version" 2>/dev/null | sha1sum)
 if [ -f "$out/.config" ] && [ -f "$out/.kmark-config-sum" ] &&
    [ "$(cat "$out/.kmark-config-sum")" = "$sum" ]; then

@@ -6,7 +6,7 @@
 #  2. apply scripts/patches/ (quilt-style "series" file) to existing kernel
 #     files; when the series changes, only the patches from the first changed
 #     one on are reverted and re-applied;
-#  3. overlay our kernel/, include/ and samples/ files, copying only changed content so
+#  3. overlay our kernel/, include/, samples/ and Documentation/ files, copying only changed content so
 #     that make rebuilds only what changed.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,7 +69,7 @@ done
 list=$state/overlay.list
 touch "$list"
 new_list=$(mktemp)
-(cd "$top" && find kernel include samples -type f ! -name '*~' | LC_ALL=C sort) > "$new_list"
+(cd "$top" && find kernel include samples Documentation -type f ! -name '*~' | LC_ALL=C sort) > "$new_list"
 # Files we overlaid before but no longer have.
 comm -23 "$list" "$new_list" | while read -r f; do
 	info "removing $f"

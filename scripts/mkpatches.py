@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write kmark as a git format-patch series for one's own 6.12 tree.
+
+Usage: mkpatches.py [--check] OUTDIR
+
+The series is made from the same files the test kernels are built from:
+the overlay (kernel/, include/, samples/, Documentation/) and the edits of
+scripts/patches/. In a throwaway git repository holding the pristine
+6.12 versions of the kernel files those edits touch (from Debian's
+linux-source-6.12 tarball), each patch of the split below is one commit,
+then ``git format-patch --cover-letter`` writes OUTDIR/*.patch.
+
+Each commit holds everything its part needs: the Kconfig options and
+Makefile objects of kernel/trace are cut to the parts applied so far, so
+that the kernel builds after each patch.
+
+--check then applies the series with ``git am`` onto a second pristine
+repository and compares every file it touches with the tree
+scripts/prepare-tree.sh made (build/linux): the series and the test
+kernels are the same code. It prints TAP and "N passed, N failed".
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARBALL = '/usr/src/linux-source-6.12.tar.xz'
+TARDIR = 'linux-source-6.12'
+PATCHES = os.path.join(TOP, 'scripts', 'patches')
+
+# The split, in the order a reviewer reads it. 'files' are overlay files,
+# 'patches' entries of scripts/patches/series, 'kconfig' the options of
+# kernel/trace/Kconfig and 'make' the words that mark its Makefile lines.
+PARTS = [
+    {
+        'subject': 'kmark: static markers with an ftrace-style control directory',
+        'files': ['include/trace/kmark.h', 'kernel/trace/kmark.c',
+                  'kernel/trace/kmark_internal.h', 'kernel/trace/kmark_record.c',
+                  'kernel/trace/kmark_output.c', 'kernel/trace/kmark_fs.c',
+                  'kernel/trace/kmark_filter.c', 'kernel/trace/kmark_pid.c',
+                  'kernel/trace/kmark_module.c', 'Documentation/trace/kmark.rst'],
+        'patches': ['0001-kmark-kconfig-and-makefile.patch',
+                    '0002-kmark-linker-section.patch',
+                    '0005-kmark-kernel-parameters.patch',
+                    '0006-kmark-module-sites.patch',
+                    '0008-kmark-documentation-index.patch'],
+        'kconfig': ['KMARK'],
+        'make': [],
+        'body': """\
+kmark() places a named static marker in kernel or module code:
+
+	kmark(mydrv_irq, "irq=%d status=%#x", irq, status);
+
+While nobody listens, a site is one jump patched to a NOP (a static key)
+and its arguments are not evaluated. The compiler packs the arguments,
+with the C types it knows, into a block described by a per-site table;
+-Wformat is an error at the site, so an argument that does not match its
+conversion does not build. All sites of a name form one marker; they are
+found at boot from the __kmark_sites section and at module load from the
+module's, so nothing registers at the site.
+
+The recorder copies a site's argument block after ftrace's common header
+into the kernel's ring buffer, so that a record is exactly what its
+events/NAME/format file describes and trace-cmd, libtraceevent and
+KernelShark read kmark's raw pages. The control files live in debugfs
+and, when the kernel has tracefs, in /sys/kernel/tracing/kmark too (so
+that lockdown=integrity, which refuses debugfs writes, does not lock kmark
+out): available_markers, set_event (ftrace's write semantics, MODULE:NAME
+and globs, all or nothing), tracing_on, buffer_size_kb, trace, trace_pipe
+(batched wakeups, lost events shown), per-CPU raw pages and stats,
+events/NAME/{format,id,filter} with ftrace's filter grammar,
+set_event_pid, trace_marker and an ftrace-style error_log.
+
+This is for kernels that cannot use eBPF and do not want the cost of
+TRACE_EVENT() boilerplate for a driver's own events: kmark needs neither
+ftrace nor BPF, and one line marks a point.
+""",
+    },
+    {
+        'subject': 'sched, fs: kmark markers where the sched tracepoints and sync(2) fire',
+        'files': ['include/trace/kmark_sched.h'],
+        'patches': ['0003-kmark-sched-markers.patch', '0004-kmark-sys-sync-marker.patch'],
+        'kconfig': [], 'make': [],
+        'body': """\
+sched_switch, sched_wakeup, sched_process_fork and sched_process_exit
+markers, placed beside ftrace's tracepoints of the same names and with
+their fields (comms inline, prev_state in ftrace's encoding), so that
+tools that read ftrace's sched events read kmark's. sync(2) gets the
+zero-argument marker sys_sync, a point a user can fire from a shell.
+
+With CONFIG_KMARK=n the markers compile to nothing.
+""",
+    },
+    {
+        'subject': 'kmark: kprobe events with ftrace\'s kprobe_events grammar',
+        'files': ['kernel/trace/kmark_kprobe.c', 'kernel/trace/kmark_kprobe.h'],
+        'patches': [],
+        'kconfig': ['KMARK_KPROBES'], 'make': ['KMARK_KPROBES'],
+        'body': """\
+kprobe_events takes ftrace's probe definitions (p/r, MOD:SYM, fetch
+arguments and types); each probe becomes an event in kmark's namespace,
+enabled through set_event and recorded into the same buffer as the
+markers, without ftrace. A probe on a module that is not loaded is armed
+when it loads and re-armed when it comes back.
+""",
+    },
+    {
+        'subject': 'kmark: KUnit tests',
+        'files': ['kernel/trace/kmark_kunit.c', 'kernel/trace/kmark_offsets.c'],
+        'patches': [],
+        'kconfig': ['KMARK_KUNIT_TEST'], 'make': ['KMARK_KUNIT_TEST'],
+        'body': """\
+The format parser, the site's argument table and the layout bound to it,
+the record -> text round trip checked against the kernel's own snprintf,
+the format file, set_event parsing and its all-or-nothing apply, a
+module's sites joining and leaving, the probe API, a hit where RCU is not
+watching, the filter compiler and the kprobe_events parser.
+
+kmark_offsets.c is not built into the kernel: the guest tests generate
+kmark_offsets.s from it (as asm-offsets.c) to find task_struct fields
+for their kprobe fetch-argument tests.
+""",
+    },
+    {
+        'subject': 'kmark: benchmark facility',
+        'files': ['kernel/trace/kmark_bench.c', 'kernel/trace/kmark_bench_trace.h'],
+        'patches': [],
+        'kconfig': ['KMARK_BENCH'], 'make': ['kmark_bench'],
+        'body': """\
+debugfs kmark/bench runs N calls of a function without a marker, with a
+kmark marker and (with ftrace) with a TRACE_EVENT of the same fields, so
+that the cost of an enabled and a disabled marker is measured against
+ftrace's on the same boot. Not for production kernels.
+""",
+    },
+    {
+        'subject': 'samples: kmark markers in a module',
+        'files': ['samples/kmark/Makefile', 'samples/kmark/kmark_sample.c'],
+        'patches': ['0007-kmark-sample-module.patch'],
+        'kconfig': [], 'make': [],
+        'body': """\
+kmark_sample.ko marks a kthread on a timer and a parameter write, as a
+driver would, so that users can see module markers (and
+Documentation/trace/kmark.rst's "how to mark your driver" can show them)
+without writing code.
+""",
+    },
+]
+
+COVER = """\
+kmark: static markers and kprobe events for kernels without eBPF
+
+kmark is an ftrace-style tracer for kernels that cannot or will not use
+eBPF (BPF off, hardened or tiny kernels, i386 boards): named static
+markers placed with one line, kmark(name, "field=%d", ...), which cost a
+patched-out jump while disabled, kprobe events with ftrace's grammar, and
+a control directory with ftrace's habits (echo into set_event, cat
+trace_pipe, error_log). Its records use ftrace's binary format, so
+trace-cmd, KernelShark and Perfetto read them.
+
+The series applies to Linux 6.12 (tested on Debian's linux-source-6.12 @VERSION@)
+and builds after each patch:
+
+@PARTS@
+checkpatch.pl --strict: what it still reports is listed here with the
+reason, when anything is:
+@NOTES@
+"""
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def git(repo, *args, **kw):
+    env = dict(os.environ, GIT_AUTHOR_NAME='kmark developers',
+               GIT_AUTHOR_EMAIL='kmark@localhost',
+               GIT_COMMITTER_NAME='kmark developers',
+               GIT_COMMITTER_EMAIL='kmark@localhost',
+               GIT_AUTHOR_DATE=DATE, GIT_COMMITTER_DATE=DATE)
+    return run(['git', '-C', repo, '-c', 'core.autocrlf=false', *args],
+               env=env, **kw)
+
+
+def series():
+    return [l.strip() for l in open(os.path.join(PATCHES, 'series'))
+            if l.strip() and not l.startswith('#')]
+
+
+def touched(patch):
+    out = []
+    for line in open(os.path.join(PATCHES, patch)):
+        m = re.match(r'\+\+\+ b/(\S+)', line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def pristine(dest, paths):
+    """A git repository at dest with the pristine 6.12 versions of paths."""
+    cache = os.path.join(os.path.dirname(dest), 'pristine.src')
+    if not os.path.isdir(cache):     # the tarball is read once a run
+        os.makedirs(cache)
+        run(['tar', '-xf', TARBALL, '-C', cache, '--strip-components=1'] +
+            [f'{TARDIR}/{p}' for p in paths])
+    shutil.copytree(cache, dest)
+    git(dest, 'init', '-q')
+    git(dest, 'add', '-A')
+    git(dest, 'commit', '-q', '-m', 'pristine linux-source-6.12 (the files kmark patches)')
+
+
+def cut_kconfig(text, drop):
+    """kernel/trace/Kconfig without the config blocks named in drop."""
+    out, skip = [], False
+    for line in text.splitlines(keepends=True):
+        m = re.match(r'(menu)?config (\w+)', line)
+        if m:
+            skip = m.group(2) in drop
+        if not skip:
+            out.append(line)
+    return ''.join(out)
+
+
+def cut_makefile(text, drop_words):
+    lines = text.splitlines(keepends=True)
+    return ''.join(l for l in lines
+                   if not any(w in l for w in drop_words))
+
+
+def build(outdir, work):
+    all_patches = series()
+    listed = [p for part in PARTS for p in part['patches']]
+    missing = sorted(set(all_patches) - set(listed))
+    if missing:
+        sys.exit(f'mkpatches: {", ".join(missing)} in no part of the split')
+    overlay = []
+    for d in ('kernel', 'include', 'samples', 'Documentation'):
+        for root, _, files in os.walk(os.path.join(TOP, d)):
+            overlay += [os.path.relpath(os.path.join(root, f), TOP)
+                        for f in files if not f.endswith('~')]
+    listed = [f for part in PARTS for f in part['files']]
+    missing = sorted(set(overlay) - set(listed))
+    if missing:
+        sys.exit(f'mkpatches: {", ".join(missing)} in no part of the split')
+    paths = sorted({p for patch in all_patches for p in touched(patch)})
+    repo = os.path.join(work, 'series')
+    pristine(repo, paths)
+    # The whole of kernel/trace/{Kconfig,Makefile} once every part is in.
+    for patch in all_patches:
+        run(['patch', '-d', repo, '-p1', '-s', '-N', '--no-backup-if-mismatch',
+             '-i', os.path.join(PATCHES, patch)])
+    full = {f: open(os.path.join(repo, f)).read()
+            for f in ('kernel/trace/Kconfig', 'kernel/trace/Makefile')}
+    git(repo, 'checkout', '-q', '--', '.')
+    for n, part in enumerate(PARTS):
+        for patch in part['patches']:
+            run(['patch', '-d', repo, '-p1', '-s', '-N', '--no-backup-if-mismatch',
+                 '-i', os.path.join(PATCHES, patch)])
+        for f in part['files']:
+            os.makedirs(os.path.dirname(os.path.join(repo, f)), exist_ok=True)
+            shutil.copyfile(os.path.join(TOP, f), os.path.join(repo, f))
+        later_kconfig = [o for p in PARTS[n + 1:] for o in p['kconfig']]
+        later_make = [w for p in PARTS[n + 1:] for w in p['make']]
+        if os.path.exists(os.path.join(repo, 'kernel/trace/Kconfig')):
+            with open(os.path.join(repo, 'kernel/trace/Kconfig'), 'w') as fh:
+                fh.write(cut_kconfig(full['kernel/trace/Kconfig'], later_kconfig))
+            with open(os.path.join(repo, 'kernel/trace/Makefile'), 'w') as fh:
+                fh.write(cut_makefile(full['kernel/trace/Makefile'], later_make))
+        git(repo, 'add', '-A')
+        msg = part['subject'] + '\n\n' + part['body']
+        git(repo, 'commit', '-q', '-s', '-m', msg)
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(outdir)
+    git(repo, 'format-patch', '-q', '--zero-commit', '--cover-letter',
+        '--no-signature', '-o', outdir, 'HEAD~%d' % len(PARTS))
+    return repo
+
+
+def fill_cover(outdir, notes):
+    cover = os.path.join(outdir, '0000-cover-letter.patch')
+    text = open(cover).read()
+    version = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'linux-source-6.12'],
+                             capture_output=True, text=True).stdout or 'unknown'
+    parts = ''.join(f'  {n}. {p["subject"]}\n' for n, p in enumerate(PARTS, 1))
+    cover_text = COVER.replace('@VERSION@', version).replace('@PARTS@', parts)
+    cover_text = cover_text.replace('@NOTES@', notes or '  (nothing)\n')
+    subject, _, blurb = cover_text.partition('\n\n')
+    text = text.replace('*** SUBJECT HERE ***', subject)
+    text = text.replace('*** BLURB HERE ***', blurb.rstrip('\n'))
+    with open(cover, 'w') as fh:
+        fh.write(text)
+
+
+# checkpatch findings kept on purpose: (regex, why), listed in the cover
+# letter and not counted as failures by --check.
+ACCEPTED = [
+    (r"Invalid vsprintf pointer extension '%pT'",
+     "%pT is kmark's own conversion (a task state, ftrace's encoding) in "
+     "marker formats; those strings are parsed by kmark, never by vsprintf"),
+]
+
+
+def checkpatch(src, patch):
+    """ERROR/WARNING/CHECK lines of checkpatch.pl --strict for one patch."""
+    res = subprocess.run([os.path.join(src, 'scripts', 'checkpatch.pl'), '--strict',
+                          '--terse', '--no-summary', '--show-types', patch],
+                         cwd=src, capture_output=True, text=True)
+    return [l for l in res.stdout.splitlines()
+            if re.search(r': (ERROR|WARNING|CHECK):', l)]
+
+
+def main():
+    global DATE
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('outdir')
+    ap.add_argument('--check', action='store_true',
+                    help='git am the series onto a pristine copy, compare with build/linux, run checkpatch')
+    ap.add_argument('--src', default=os.path.join(TOP, 'build', 'linux'),
+                    help='the tree prepare-tree.sh made (for --check and checkpatch)')
+    args = ap.parse_args()
+    DATE = subprocess.run(['git', '-C', TOP, 'log', '-1', '--format=%cI'],
+                          capture_output=True, text=True).stdout.strip() or \
+        '2026-01-01T00:00:00+00:00'
+    with tempfile.TemporaryDirectory() as work:
+        build(args.outdir, work)
+        found, notes = {}, []
+        patches = sorted(f for f in os.listdir(args.outdir)
+                         if f.endswith('.patch') and not f.startswith('0000'))
+        for p in patches:
+            found[p] = checkpatch(args.src, os.path.join(args.outdir, p))
+        for rx, why in ACCEPTED:
+            n = sum(1 for p in patches for l in found[p] if re.search(rx, l))
+            if n:
+                shown = rx.replace('\\', '')
+                notes.append(f'  - {n} x "{shown}": {why}\n')
+        checks = [(p, l) for p in patches for l in found[p]
+                  if ': CHECK:' in l and not any(re.search(rx, l) for rx, _ in ACCEPTED)]
+        for p, l in checks:
+            notes.append(f'  - {p}: {l.split(": ", 1)[1]}\n')
+        fill_cover(args.outdir, ''.join(notes))
+        print(f'mkpatches: {len(patches)} patches and a cover letter in {args.outdir}',
+              file=sys.stderr)
+        if not args.check:
+            return 0
+        return check(args, work, patches, found)
+
+
+def check(args, work, patches, found):
+    ok = bad = 0
+    n = 0
+
+    def tap(good, what, diag=()):
+        nonlocal ok, bad, n
+        n += 1
+        print(f'{"ok" if good else "not ok"} {n} - {what}')
+        for d in diag:
+            print(f'# {d}')
+        if good:
+            ok += 1
+        else:
+            bad += 1
+
+    paths = sorted({p for patch in series() for p in touched(patch)})
+    repo = os.path.join(work, 'am')
+    pristine(repo, paths)
+    res = subprocess.run(['git', '-C', repo, 'am', '-q'] +
+                         [os.path.join(args.outdir, p) for p in patches],
+                         capture_output=True, text=True)
+    tap(res.returncode == 0, f'git am applies all {len(patches)} patches to pristine 6.12',
+        (res.stdout + res.stderr).splitlines()[-5:])
+    diff = []
+    out = subprocess.run(['git', '-C', repo, 'ls-files'], capture_output=True,
+                         text=True).stdout.split()
+    for f in out:
+        built = os.path.join(args.src, f)
+        if not os.path.exists(built) or \
+           open(built, 'rb').read() != open(os.path.join(repo, f), 'rb').read():
+            diff.append(f)
+    tap(res.returncode == 0 and not diff,
+        f'the series\' {len(out)} files are byte for byte the tree the test kernels are built from',
+        diff[:10])
+    for p in patches:
+        left = [l for l in found[p]
+                if (': ERROR:' in l or ': WARNING:' in l) and
+                not any(re.search(rx, l) for rx, _ in ACCEPTED)]
+        tap(not left, f'checkpatch --strict: no ERROR or WARNING in {p}', left[:15])
+    print(f'{ok} passed, {bad} failed')
+    return 0 if not bad else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

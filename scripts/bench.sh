@@ -73,8 +73,16 @@ if [ "$quick" != 1 ]; then
 	info "boot (icount, kernel without kmark)"
 	LOG=$out/icount-nokmark.log TIMEOUT=1200 QEMU_ARGS='-icount shift=0,sleep=off' \
 		"$top/scripts/boot.sh" x86_64-nokmark script "$out/run-nokmark.sh" 2>/dev/null || true
+	# i386 (no ftrace there): kmark's per-event figures alone, on a bench
+	# kernel of its own (no lockdep), under icount.
+	"$top/scripts/build-kernel.sh" i386-bench
+	"$top/scripts/mkinitramfs.sh" i386-bench
+	sed 's/^\(export N=\)/export ONLY_KMARK=1; \1/' "$out/run.sh" > "$out/run-i386.sh"
+	info "boot (icount, i386 bench kernel, kmark only)"
+	LOG=$out/icount-i386.log TIMEOUT=3000 QEMU_ARGS='-icount shift=0,sleep=off' \
+		"$top/scripts/boot.sh" i386-bench script "$out/run-i386.sh" 2>/dev/null || true
 else
-	rm -f "$out/size-nokmark.txt" "$out/icount-nokmark.log"
+	rm -f "$out/size-nokmark.txt" "$out/icount-nokmark.log" "$out/icount-i386.log"
 fi
 dest=$top/BENCHMARKS.md
 [ "$quick" = 1 ] && dest=$out/BENCHMARKS.quick.md

@@ -77,11 +77,47 @@ def figures(vals, env):
             f[f'idle.{r}.own_ps'] = own / (ms / 1000)
             f[f'idle.{r}.all_ps'] = every / (ms / 1000)
     for r in ('kmark', 'ftrace'):
+        b, e = med(vals, f'size.{r}.bytes'), med(vals, f'size.{r}.entries')
+        if b is not None and e:
+            f[f'size.{r}'] = b / e
+    for r in ('kmark', 'ftrace'):
         for q in ('p50', 'p90', 'p99', 'max'):
             v = med(vals, f'lat.{r}.{q}_us')
             if v is not None:
                 f[f'lat.{r}.{q}'] = v / 1000
     return f
+
+
+def per_run(vals, env):
+    """The figures of each run alone (a run's events against the same run's
+    baseline); measurements taken once (the flood, the idle reader) are in
+    every run's."""
+    runs = max((len(v) for k, v in vals.items() if k.startswith('hit.')),
+               default=0)
+    out = []
+    for r in range(runs):
+        vr = {k: ([v[r]] if len(v) == runs else v) for k, v in vals.items()}
+        out.append(figures(vr, env))
+    return out
+
+
+def spread(runs, key, key2=None):
+    """'min - max' of a figure (or of the ratio key/key2) over the runs."""
+    v = []
+    for f in runs:
+        a = f.get(key)
+        if key2 is not None:
+            b = f.get(key2)
+            a = None if a is None or not b else a / b
+        if a is not None:
+            v.append(a)
+    if len(v) < 2:
+        return ''
+    if key2 is not None:
+        return f'{min(v):.2f}x - {max(v):.2f}x'
+    if key.endswith('_ratio'):
+        return f'{rfmt(min(v))} - {rfmt(max(v))}'
+    return f'{fmt(min(v))} - {fmt(max(v))}'
 
 
 def ratio(a, b):
@@ -112,6 +148,8 @@ def main():
     if nok and ic_none:
         modes['icount']['switch.disabled_vs_nokmark'] = ic_none / nok
     ic, tc = modes['icount'], modes['tcg']
+    ic_runs = per_run(load(os.path.join(outdir, 'icount.log')), env)
+    nruns = len(ic_runs)
     probe = os.path.join(os.path.dirname(outdir), '.kvm-probe')
     accel_note = ('the KVM probe boot failed on this machine' if os.path.exists(probe)
                   else 'no usable /dev/kvm') + '; -icount needs TCG anyway'
@@ -132,26 +170,31 @@ def main():
              'counts and repeatable. **tcg**: plain TCG wall clock, noisy.')
     L.append('- Command: `make bench`' + (' QUICK=1' if quick else '') + '.')
     L.append('')
-    L.append('| figure | icount | tcg | goal |')
-    L.append('|---|---:|---:|---|')
+    L.append(f'| figure | icount (median) | icount spread, min - max of {nruns} runs | tcg | goal |')
+    L.append('|---|---:|---:|---:|---|')
 
     def row(name, key, unit, goal=''):
-        L.append(f'| {name} | {fmt(ic.get(key), unit)} | {fmt(tc.get(key), unit)} | {goal} |')
+        L.append(f'| {name} | {fmt(ic.get(key), unit)} | {spread(ic_runs, key)} | '
+                 f'{fmt(tc.get(key), unit)} | {goal} |')
 
     def rrow(name, a, b, goal=''):
-        L.append(f'| {name} | {ratio(ic.get(a), ic.get(b))} | '
+        L.append(f'| {name} | {ratio(ic.get(a), ic.get(b))} | {spread(ic_runs, a, b)} | '
                  f'{ratio(tc.get(a), tc.get(b))} | {goal} |')
 
     row('call of a function with no marker (ns/insns per call)', 'hit.plain', '')
     row('+ disabled kmark marker, per call', 'hit.marker_off', '')
     L.append(f"| disabled marker / no marker (whole call) | "
-            f"{rfmt(ic.get('hit.marker_off_ratio'))} | {rfmt(tc.get('hit.marker_off_ratio'))} | within 1.01x |")
+             f"{rfmt(ic.get('hit.marker_off_ratio'))} | {spread(ic_runs, 'hit.marker_off_ratio')} | "
+             f"{rfmt(tc.get('hit.marker_off_ratio'))} | within 1.01x |")
     L.append(f"| ping-pong, sched_switch marker compiled in but disabled / kernel without kmark | "
-             f"{rfmt(ic.get('switch.disabled_vs_nokmark'))} | not measured | within 1.01x |")
+             f"{rfmt(ic.get('switch.disabled_vs_nokmark'))} |  | not measured | within 1.01x |")
     row('+ kmark marker enabled, per event', 'hit.marker_on', '')
     row('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused', '')
     row('+ ftrace TRACE_EVENT (same fields) enabled, per event', 'hit.tracepoint_on', '')
     rrow('**kmark / ftrace, enabled event**', 'hit.marker_on', 'hit.tracepoint_on', '<= 0.75x')
+    row('bytes per recorded event, kmark (buffer counters)', 'size.kmark', '')
+    row('bytes per recorded event, ftrace (same fields)', 'size.ftrace', '')
+    rrow('**kmark / ftrace, bytes per event**', 'size.kmark', 'size.ftrace', '<= 1x')
     row('+ kmark kprobe event (3 args), per hit', 'hit.kmark_kprobe', '')
     row('+ ftrace kprobe_event (same args), per hit', 'hit.ftrace_kprobe', '')
     rrow('kmark / ftrace, kprobe', 'hit.kmark_kprobe', 'hit.ftrace_kprobe', '')
@@ -173,9 +216,9 @@ def main():
          'read.ftrace_raw.eps', '>= 1x')
     row('lost in the flood: kmark raw / kmark record -o x.dat / ftrace raw',
         'read.kmark_raw.lost', '')
-    L[-1] = (L[-1].rsplit('|', 4)[0] + '| ' +
+    L[-1] = (L[-1].rsplit('|', 5)[0] + '| ' +
              ' / '.join(fmt(ic.get(f'read.{r}.lost')) for r in ('kmark_raw', 'kmark_dat', 'ftrace_raw')) +
-             ' | ' +
+             ' |  | ' +
              ' / '.join(fmt(tc.get(f'read.{r}.lost')) for r in ('kmark_raw', 'kmark_dat', 'ftrace_raw')) +
              ' |  |')
     row('idle reader: its own switches/s, kmark (read_delay_ms 50)', 'idle.kmark.own_ps', '')
@@ -190,17 +233,17 @@ def main():
         if k == 0:
             return f'no own switch in kmark (ftrace: {t:.0f}/s)'
         return f'{t / k:.0f}x'
-    L.append(f'| **idle reader: ftrace\'s own switches / kmark\'s** | {fewer(ic)} | '
+    L.append(f'| **idle reader: ftrace\'s own switches / kmark\'s** | {fewer(ic)} |  | '
              f'{fewer(tc)} | >= 50x |')
     row('idle reader: all switches/s recorded, kmark', 'idle.kmark.all_ps', '')
     row('idle reader: all switches/s recorded, ftrace', 'idle.ftrace.all_ps', '')
     for r, what, goal in (('kmark', 'kmark (read_delay_ms 50)',
                            '<= 50 ms + scheduling'),
                           ('ftrace', 'ftrace (kprobe event, wakes per event)', '')):
-        L.append(f'| latency to a blocked reader, {what}: p50 / p90 / p99 / max ms | ' +
-                 ' | '.join(' / '.join(fmt(m.get(f'lat.{r}.{q}')) for q in
-                                       ('p50', 'p90', 'p99', 'max'))
-                            for m in (ic, tc)) + f' | {goal} |')
+        lat = [' / '.join(fmt(m.get(f'lat.{r}.{q}')) for q in ('p50', 'p90', 'p99', 'max'))
+               for m in (ic, tc)]
+        L.append(f'| latency to a blocked reader, {what}: p50 / p90 / p99 / max ms | '
+                 f'{lat[0]} |  | {lat[1]} | {goal} |')
     L.append('')
     L.append('Per-event figures are the difference to the same loop without the '
              'event (kprobes: the plain function; ftrace event: its disabled '
@@ -223,6 +266,30 @@ def main():
              'reaching the reader (`kmark-testprog latency`); ftrace reads the same '
              'from a kprobe event named sys_sync on ksys_sync.')
     L.append('')
+
+    # i386: kmark alone (no ftrace in that kernel).
+    i386_log = os.path.join(outdir, 'icount-i386.log')
+    i3 = figures(load(i386_log), env) if os.path.exists(i386_log) else {}
+    i3_runs = per_run(load(i386_log), env) if i3 else []
+    if not quick:
+        L.append('## i386 (kmark only)')
+        L.append('')
+        L.append('The same guest loop on the i386 bench kernel (tinyconfig + '
+                 'scripts/config/{common,i386,bench}.config: no ftrace, no lockdep), '
+                 'one boot under icount; there is no ftrace to compare with.')
+        L.append('')
+        L.append(f'| figure (i386) | icount (median) | spread, min - max of {len(i3_runs)} runs |')
+        L.append('|---|---:|---:|')
+        for name, key in (('call of a function with no marker', 'hit.plain'),
+                          ('+ disabled kmark marker, per call', 'hit.marker_off'),
+                          ('+ kmark marker enabled, per event', 'hit.marker_on'),
+                          ('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused'),
+                          ('sched_switch: kmark, added per switch', 'switch.kmark'),
+                          ('bytes per recorded event, kmark', 'size.kmark')):
+            L.append(f'| {name} | {fmt(i3.get(key))} | {spread(i3_runs, key)} |')
+        L.append(f"| disabled marker / no marker (whole call) | "
+                 f"{rfmt(i3.get('hit.marker_off_ratio'))} | {spread(i3_runs, 'hit.marker_off_ratio')} |")
+        L.append('')
 
     # Size.
     L.append('## Size')
@@ -267,7 +334,8 @@ def main():
             'read.kmark_tool.eps', 'read.ftrace_cat.eps', 'read.kmark_raw.eps',
             'read.kmark_dat.eps', 'read.ftrace_raw.eps',
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
-            'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50']
+            'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
+            'size.kmark', 'size.ftrace']
     passed = failed = 0
     for mode, f in modes.items():
         for k in want:
@@ -292,6 +360,13 @@ def main():
             print('[bench] not ok vmlinux-size  # missing')
         else:
             passed += 1
+        for k in ('hit.plain', 'hit.marker_off', 'hit.marker_on', 'switch.kmark',
+                  'size.kmark'):
+            if i3.get(k) is None:
+                failed += 1
+                print(f'[bench] not ok i386.{k}  # figure missing')
+            else:
+                passed += 1
     with open(dest, 'w') as f:
         f.write('\n'.join(L) + '\n')
     print('\n'.join(L))

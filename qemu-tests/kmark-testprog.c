@@ -232,6 +232,8 @@ static void kstate(char *out, size_t size)
 		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
 		"events/sched_switch/filter", "events/kprobes/fa/filter",
 		"set_event_pid", "set_event_notrace_pid", "options/event-fork",
+		"instances/fi/set_event", "instances/fi/buffer_size_kb",
+		"instances/fi/events/sched_switch/filter",
 	};
 	char path[512];
 	DIR *d;
@@ -250,13 +252,20 @@ static void kstate(char *out, size_t size)
 	strncat(out, "profile: ", size - strlen(out) - 1);
 	snprintf(path, sizeof(path), "%s/kprobe_profile", kdir());
 	slurp(path, out, size, 1);
-	strncat(out, "dirs:", size - strlen(out) - 1);
-	snprintf(path, sizeof(path), "%s/events/kprobes", kdir());
-	d = opendir(path);
-	while (d && (de = readdir(d)))
-		snprintf(out + strlen(out), size - strlen(out), " %s", de->d_name);
-	if (d)
-		closedir(d);
+	for (i = 0; i < 3; i++) {
+		static const char * const dirs[] = {
+			"events/kprobes", "instances", "instances/fi/events/kprobes",
+		};
+
+		snprintf(out + strlen(out), size - strlen(out), " %s:", dirs[i]);
+		snprintf(path, sizeof(path), "%s/%s", kdir(), dirs[i]);
+		d = opendir(path);
+		while (d && (de = readdir(d)))
+			snprintf(out + strlen(out), size - strlen(out), " %s",
+				 de->d_name);
+		if (d)
+			closedir(d);
+	}
 }
 
 static int do_write(const char *file, const char *text, int trunc)

@@ -504,7 +504,7 @@ void notrace __kmark_hit(struct kmark_site *site, const void *args)
 	/* As __DO_TRACE: no probe runs where RCU does not watch. */
 	if (unlikely(!kmark_rcu_watching())) {
 		if (READ_ONCE(m->recording))
-			kmark_count_drop();
+			kmark_count_drop(m);
 		goto out;
 	}
 	pa = rcu_dereference_sched(m->probes);
@@ -689,34 +689,53 @@ int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 EXPORT_SYMBOL_GPL(kmark_probe_unregister);
 
 /*
- * Attach or detach kmark's own recorder (what set_event controls).
- * Turning recording off never fails.
+ * Attach or detach kmark's own recorder of instance @inst (what its
+ * set_event controls): one probe per instance, whose data is the instance.
+ * A kprobe event is armed while any instance records it; its handler
+ * records into each of them. Turning recording off never fails.
  */
-int kmark_set_recording(struct kmark_marker *m, bool on)
+int kmark_set_recording(struct kmark_marker *m, struct kmark_instance *inst,
+			bool on)
 {
+	unsigned long bit = BIT(inst->idx);
 	int ret = 0;
 
-	KUNIT_STATIC_STUB_REDIRECT(kmark_set_recording, m, on);
+	KUNIT_STATIC_STUB_REDIRECT(kmark_set_recording, m, inst, on);
 	lockdep_assert_held(&kmark_mutex);
-	if (m->recording == on)
+	if (!!(m->recording & bit) == on)
 		return 0;
 	if (on) {
-		ret = kmark_buffer_ensure();
+		ret = kmark_buffer_ensure(inst);
 		if (ret)
 			return ret;
-		ret = m->ops ? m->ops->enable(m) :
-			       __kmark_probe_register(m, kmark_record_probe, NULL);
+		if (m->ops)
+			ret = m->recording ? 0 : m->ops->enable(m);
+		else
+			ret = __kmark_probe_register(m, kmark_record_probe, inst);
 		if (ret)
 			return ret;
-	} else if (m->ops) {
-		m->ops->disable(m);
+		WRITE_ONCE(m->recording, m->recording | bit);
+		return 0;
+	}
+	WRITE_ONCE(m->recording, m->recording & ~bit);
+	if (m->ops) {
+		if (!m->recording)
+			m->ops->disable(m);
 	} else {
 		/* The recorder is never freed: no need to wait for it. */
 		WARN_ON_ONCE(__kmark_probe_unregister(m, kmark_record_probe,
-						      NULL));
+						      inst));
 	}
-	WRITE_ONCE(m->recording, on);
 	return 0;
+}
+
+/* Stop recording @m in every instance. Under kmark_mutex. */
+void kmark_recording_off(struct kmark_marker *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++)
+		kmark_set_recording(m, &kmark_instances[i], false);
 }
 
 /**
@@ -823,11 +842,12 @@ static bool kmark_event_matches(const char *tok, const char *name,
 /*
  * A "MODULE:NAME" token whose module is not loaded (and is named without a
  * glob) waits for the module: the pending tokens, applied to the module's
- * markers when it loads, until "> set_event" or "!MODULE:NAME". Under
- * kmark_mutex.
+ * markers when it loads, until "> set_event" or a '!' token that names
+ * it ("!MODULE:NAME", "!MODULE:*", "!NAME", "!*"). Under kmark_mutex.
  */
 struct kmark_pending {
 	struct list_head list;
+	unsigned int inst;	/* the instance whose set_event has it */
 	char tok[];
 };
 
@@ -855,33 +875,51 @@ static bool kmark_pending_ok(const char *tok)
 	return !loaded;
 }
 
-/* Whether set_event command @buf has the token "!@tok". */
+/*
+ * Whether set_event command @buf has a '!' token that drops pending token
+ * @tok ("MODULE:NAME"): the same text, or one that names what @tok names
+ * ("!MODULE:*", "!NAME", "!*"), as it would disable those markers.
+ */
 static bool kmark_cmd_negates(const char *buf, const char *tok)
 {
-	size_t n = strlen(tok);
+	char neg[KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
+	char mod[MODULE_NAME_LEN];
+	const char *colon = strchr(tok, ':');
 	const char *p = buf;
+	size_t n = strlen(tok);
 
+	if (!colon || colon - tok >= sizeof(mod))
+		return false;
+	memcpy(mod, tok, colon - tok);
+	mod[colon - tok] = '\0';
 	while (*p) {
 		const char *start;
+		size_t len;
 
 		while (*p && (isspace(*p) || *p == ','))
 			p++;
 		start = p;
 		while (*p && !isspace(*p) && *p != ',')
 			p++;
-		if (p - start == n + 1 && *start == '!' &&
-		    !memcmp(start + 1, tok, n))
+		len = p - start;
+		if (len < 2 || *start != '!' || len > sizeof(neg))
+			continue;
+		memcpy(neg, start + 1, len - 1);
+		neg[len - 1] = '\0';
+		if ((len - 1 == n && !memcmp(neg, tok, n)) ||
+		    kmark_event_matches(neg, colon + 1, mod))
 			return true;
 	}
 	return false;
 }
 
-static struct kmark_pending *kmark_pending_find(const char *tok)
+static struct kmark_pending *kmark_pending_find(unsigned int inst,
+						const char *tok)
 {
 	struct kmark_pending *p;
 
 	list_for_each_entry(p, &kmark_pending, list)
-		if (!strcmp(p->tok, tok))
+		if (p->inst == inst && !strcmp(p->tok, tok))
 			return p;
 	return NULL;
 }
@@ -978,21 +1016,25 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 
 /**
  * kmark_set_event_apply - run a set_event command
+ * @inst:	the instance whose set_event it is
  * @buf:	the command (see kmark_set_event_parse())
  * @truncate:	start from "nothing enabled" (open with O_TRUNC)
  * @err:	on failure, the message
  * @err_pos:	on failure, the offset in @buf
  *
- * All or nothing: the markers the command turns on are turned on first;
+ * All or nothing, and only in @inst: the markers the command turns on are
+ * turned on first;
  * if one fails, those turned on so far are turned off again, and nothing
  * else was touched. Only then are the others turned off, which cannot fail.
  *
  * Return: 0, -EINVAL for a bad command, or the error of enabling; on
  * error, no marker changed.
  */
-int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
+int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
+			  bool truncate, const char **err,
 			  unsigned int *err_pos)
 {
+	unsigned long bit = BIT(inst->idx);
 	struct kmark_pending *newp[KMARK_PENDING_MAX] = { };
 	struct kmark_pending *p, *tmp;
 	struct kmark_pending_req *req;
@@ -1027,8 +1069,8 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 		ms[i] = m;
 		names[i] = m->name;
 		mods[i] = m->module;
-		was[i] = m->recording;
-		state[i] = truncate ? false : m->recording;
+		was[i] = m->recording & bit;
+		state[i] = truncate ? false : was[i];
 		i++;
 	}
 	ret = kmark_set_event_parse(buf, names, mods, nr, state, named, req,
@@ -1037,7 +1079,7 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 		goto out;
 	/* Room for the new pending tokens before anything changes. */
 	for (i = 0; i < req->nr; i++) {
-		if (req->neg[i] || kmark_pending_find(req->tok[i]))
+		if (req->neg[i] || kmark_pending_find(inst->idx, req->tok[i]))
 			continue;
 		newp[i] = kmalloc(struct_size(newp[i], tok,
 					      strlen(req->tok[i]) + 1), GFP_KERNEL);
@@ -1048,11 +1090,12 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 			goto out;
 		}
 		strcpy(newp[i]->tok, req->tok[i]);
+		newp[i]->inst = inst->idx;
 	}
 	for (i = 0; i < nr; i++) {
 		if (!state[i] || was[i])
 			continue;
-		ret = kmark_set_recording(ms[i], true);
+		ret = kmark_set_recording(ms[i], inst, true);
 		if (ret == -ENODEV && !named[i]) {
 			/* A glob passes over an event whose code is gone. */
 			state[i] = false;
@@ -1067,18 +1110,20 @@ int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
 			/* Only what this command turned on goes back off. */
 			while (i--)
 				if (state[i] && !was[i])
-					kmark_set_recording(ms[i], false);
+					kmark_set_recording(ms[i], inst, false);
 			goto out;
 		}
 	}
 	for (i = 0; i < nr; i++)
 		if (!state[i] && was[i])
-			kmark_set_recording(ms[i], false);
+			kmark_set_recording(ms[i], inst, false);
 	/*
-	 * The pending tokens: '>' drops the old ones, "!TOKEN" one (whether
-	 * or not its module is loaded now), new ones join.
+	 * The pending tokens: '>' drops the old ones, a '!' token those it
+	 * names (whether or not their module is loaded now), new ones join.
 	 */
 	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
+		if (p->inst != inst->idx)
+			continue;
 		if (truncate || kmark_cmd_negates(buf, p->tok)) {
 			list_del(&p->list);
 			kfree(p);
@@ -1104,18 +1149,34 @@ out:
 }
 
 /* set_event's read: the pending tokens, one a line. Under kmark_mutex. */
-void kmark_pending_show(struct seq_file *sf)
+void kmark_pending_show(struct kmark_instance *inst, struct seq_file *sf)
 {
 	struct kmark_pending *p;
 
 	lockdep_assert_held(&kmark_mutex);
 	list_for_each_entry(p, &kmark_pending, list)
-		seq_printf(sf, "%s\n", p->tok);
+		if (p->inst == inst->idx)
+			seq_printf(sf, "%s\n", p->tok);
+}
+
+/* Drop @inst's pending tokens (it is being removed). Under kmark_mutex. */
+void kmark_pending_drop(struct kmark_instance *inst)
+{
+	struct kmark_pending *p, *tmp;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
+		if (p->inst == inst->idx) {
+			list_del(&p->list);
+			kfree(p);
+		}
+	}
 }
 
 /*
- * Enable @mod's markers that a pending token names (the module has just
- * loaded); a failure is reported, the token stays. Under kmark_mutex.
+ * Enable @mod's markers that a pending token names, in the token's
+ * instance (the module has just loaded); a failure is reported, the token
+ * stays. Under kmark_mutex.
  */
 void kmark_pending_apply(const char *mod)
 {
@@ -1126,13 +1187,16 @@ void kmark_pending_apply(const char *mod)
 
 	lockdep_assert_held(&kmark_mutex);
 	list_for_each_entry(p, &kmark_pending, list) {
+		struct kmark_instance *inst = &kmark_instances[p->inst];
+
 		if (strncmp(p->tok, mod, n) || p->tok[n] != ':')
 			continue;
 		list_for_each_entry(m, &kmark_markers, list) {
-			if (!m->module || strcmp(m->module, mod) || m->recording ||
+			if (!m->module || strcmp(m->module, mod) ||
+			    (m->recording & BIT(inst->idx)) ||
 			    !kmark_event_matches(p->tok, m->name, m->module))
 				continue;
-			ret = kmark_set_recording(m, true);
+			ret = kmark_set_recording(m, inst, true);
 			if (ret)
 				pr_warn("set_event %s: %s of module %s not enabled: %d\n",
 					p->tok, m->name, mod, ret);
@@ -1240,7 +1304,8 @@ static void __init kmark_boot_events_apply(bool last_try)
 
 	if (!kmark_boot_events[0] || kmark_boot_events_done)
 		return;
-	ret = kmark_set_event_apply(kmark_boot_events, false, &err, &pos);
+	ret = kmark_set_event_apply(kmark_top_inst, kmark_boot_events, false,
+				    &err, &pos);
 	if (!ret) {
 		kmark_boot_events_done = true;
 		pr_info("enabled at boot: %s\n", kmark_boot_events);
@@ -1248,7 +1313,7 @@ static void __init kmark_boot_events_apply(bool last_try)
 		kmark_boot_events_done = true;
 		pr_err("kmark_event=%s: %s (at offset %u)\n",
 		       kmark_boot_events, err, pos);
-		kmark_log_err(kmark_boot_events, pos, err);
+		kmark_log_err(kmark_top_inst, kmark_boot_events, pos, err);
 	}
 }
 
@@ -1257,8 +1322,13 @@ static int __init kmark_init(void)
 	size_t n = __stop___kmark_sites - __start___kmark_sites;
 	struct kmark_site **sites;
 	unsigned int i, j;
-	int ret = 0;
+	int ret;
 
+	/* The top instance, before any marker can be enabled. */
+	ret = kmark_instance_init(kmark_top_inst);
+	if (ret)
+		return ret;
+	kmark_top_inst->live = true;
 	sites = kmemdup(__start___kmark_sites, n * sizeof(*sites), GFP_KERNEL);
 	if (!sites && n)
 		return -ENOMEM;

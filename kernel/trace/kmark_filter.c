@@ -526,15 +526,16 @@ const char *kmark_filter_text(const struct kmark_filter *flt)
 }
 
 /*
- * Give @m the filter @flt (NULL: none) and free its old one after a grace
- * period. Under kmark_mutex.
+ * Give @m the filter @flt (NULL: none) in instance @inst and free its old
+ * one after a grace period. Under kmark_mutex.
  */
-void kmark_filter_set(struct kmark_marker *m, struct kmark_filter *flt)
+void kmark_filter_set(struct kmark_marker *m, struct kmark_instance *inst,
+		      struct kmark_filter *flt)
 {
 	struct kmark_filter *old;
 
 	lockdep_assert_held(&kmark_mutex);
-	old = rcu_replace_pointer(m->filter, flt,
+	old = rcu_replace_pointer(m->filter[inst->idx], flt,
 				  lockdep_is_held(&kmark_mutex));
 	if (old)
 		call_rcu(&old->rcu, kmark_filter_free_rcu);

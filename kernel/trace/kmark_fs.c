@@ -15,6 +15,9 @@
  *   error_log          the last errors, ftrace's format; "> error_log" clears
  *   trace_marker       a write records its text (tracing_mark_write)
  *   events/NAME/       format, id, filter of each event
+ *   instances/new      "echo NAME >" makes instances/NAME/: a session with
+ *                      its own buffer and its own copy of the session's
+ *                      files (kmark_inst_files[]); instances/remove
  *   README             short help
  *
  * Writes follow ftrace's semantics, with one difference: a command that
@@ -24,6 +27,7 @@
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -51,79 +55,82 @@ struct kmark_err {
 	char *cmd;
 };
 
-/* kmark_err_mutex protects kmark_errs and kmark_nr_errs. */
-static DEFINE_MUTEX(kmark_err_mutex);
-static LIST_HEAD(kmark_errs);
-static unsigned int kmark_nr_errs;
-
 /**
- * kmark_log_err - add an entry to error_log
+ * kmark_log_err - add an entry to an instance's error_log
+ * @inst:	the instance whose file the command was written to
  * @cmd:	the command that failed (a trailing newline is dropped)
  * @pos:	offset in @cmd of the caret
  * @msg:	what is wrong, a static string
  *
  * Keeps the last KMARK_ERR_LOG_MAX entries, as ftrace does.
  */
-void kmark_log_err(const char *cmd, unsigned int pos, const char *msg)
+void kmark_log_err(struct kmark_instance *inst, const char *cmd,
+		   unsigned int pos, const char *msg)
 {
 	struct kmark_err *e;
 	size_t len = strlen(cmd);
 
 	while (len && cmd[len - 1] == '\n')
 		len--;
-	mutex_lock(&kmark_err_mutex);
-	if (kmark_nr_errs < KMARK_ERR_LOG_MAX) {
+	mutex_lock(&inst->err_mutex);
+	if (inst->nr_errs < KMARK_ERR_LOG_MAX) {
 		e = kzalloc(sizeof(*e), GFP_KERNEL);
 		if (!e)
 			goto out;
-		kmark_nr_errs++;
+		inst->nr_errs++;
 	} else {
-		e = list_first_entry(&kmark_errs, struct kmark_err, list);
+		e = list_first_entry(&inst->errs, struct kmark_err, list);
 		list_del(&e->list);
 		kfree(e->cmd);
 	}
 	e->cmd = kstrndup(cmd, len, GFP_KERNEL);
 	if (!e->cmd) {
 		kfree(e);
-		kmark_nr_errs--;
+		inst->nr_errs--;
 		goto out;
 	}
 	e->ts = local_clock();
 	e->pos = min_t(unsigned int, pos, len);
 	e->msg = msg;
-	list_add_tail(&e->list, &kmark_errs);
+	list_add_tail(&e->list, &inst->errs);
 out:
-	mutex_unlock(&kmark_err_mutex);
+	mutex_unlock(&inst->err_mutex);
 }
 
-static void kmark_err_log_clear(void)
+void kmark_err_log_clear(struct kmark_instance *inst)
 {
 	struct kmark_err *e, *n;
 
-	mutex_lock(&kmark_err_mutex);
-	list_for_each_entry_safe(e, n, &kmark_errs, list) {
+	mutex_lock(&inst->err_mutex);
+	list_for_each_entry_safe(e, n, &inst->errs, list) {
 		list_del(&e->list);
 		kfree(e->cmd);
 		kfree(e);
 	}
-	kmark_nr_errs = 0;
-	mutex_unlock(&kmark_err_mutex);
+	inst->nr_errs = 0;
+	mutex_unlock(&inst->err_mutex);
 }
 
 static void *kmark_err_start(struct seq_file *m, loff_t *pos)
 {
-	mutex_lock(&kmark_err_mutex);
-	return seq_list_start(&kmark_errs, *pos);
+	struct kmark_instance *inst = m->private;
+
+	mutex_lock(&inst->err_mutex);
+	return seq_list_start(&inst->errs, *pos);
 }
 
 static void *kmark_err_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return seq_list_next(v, &kmark_errs, pos);
+	struct kmark_instance *inst = m->private;
+
+	return seq_list_next(v, &inst->errs, pos);
 }
 
 static void kmark_err_stop(struct seq_file *m, void *v)
 {
-	mutex_unlock(&kmark_err_mutex);
+	struct kmark_instance *inst = m->private;
+
+	mutex_unlock(&inst->err_mutex);
 }
 
 static int kmark_err_show(struct seq_file *m, void *v)
@@ -277,25 +284,123 @@ void kmark_fs_remove(struct kmark_dir *dir)
 struct kmark_dir kmark_top;
 
 /* A user's text command: at most a page, NUL-terminated. */
-char *kmark_get_cmd(const char __user *ubuf, size_t cnt)
+char *kmark_get_cmd(struct kmark_instance *inst, const char __user *ubuf,
+		    size_t cnt)
 {
 	if (cnt >= PAGE_SIZE) {
-		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
+		kmark_log_err(inst, "", 0, KMARK_ERR_TOO_LONG);
 		return ERR_PTR(-E2BIG);
 	}
 	return memdup_user_nul(ubuf, cnt);
 }
 
-static int kmark_err_log_open(struct inode *inode, struct file *file)
+/*
+ * The instance a file belongs to. The files of every instance (the top one
+ * included) share their code; a file's inode holds no pointer to its
+ * instance. The instance's directory is @depth levels up from the file
+ * (1: a file of the instance's directory; 3: per_cpu/cpuN/FILE or
+ * events/NAME/FILE), compared under kmark_mutex with the live instances'.
+ * A file that uses its instance after open() holds it (@users), and
+ * instances/remove refuses an instance that is held; the slots themselves
+ * are never freed.
+ */
+#define KMARK_DEPTH_TOP	1
+#define KMARK_DEPTH_CPU	3
+
+static struct kmark_instance *kmark_inst_lookup(const struct file *file,
+						int depth)
 {
+	struct dentry *d = file->f_path.dentry;
+	int i, fs;
+
+	lockdep_assert_held(&kmark_mutex);
+	while (depth--)
+		d = d->d_parent;
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++) {
+		struct kmark_instance *inst = &kmark_instances[i];
+
+		if (!inst->live)
+			continue;
+		for (fs = 0; fs < KMARK_NR_FS; fs++)
+			if (inst->dir.d[fs] && inst->dir.d[fs] == d)
+				return inst;
+	}
+	return NULL;
+}
+
+/*
+ * At open(): the lockdown check, then hold @file's instance. Return: the
+ * instance, ERR_PTR(-ENODEV) once it is removed, or the lockdown error.
+ */
+static struct kmark_instance *kmark_inst_get(const struct file *file,
+					     int depth)
+{
+	struct kmark_instance *inst;
 	int ret = kmark_open_check();
 
 	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		kmark_err_log_clear();
+		return ERR_PTR(ret);
+	mutex_lock(&kmark_mutex);
+	inst = kmark_inst_lookup(file, depth);
+	if (inst)
+		inst->users++;
+	mutex_unlock(&kmark_mutex);
+	return inst ?: ERR_PTR(-ENODEV);
+}
+
+static void kmark_inst_put(struct kmark_instance *inst)
+{
+	mutex_lock(&kmark_mutex);
+	inst->users--;
+	mutex_unlock(&kmark_mutex);
+}
+
+/* open() of a file whose private_data is its (held) instance. */
+static int kmark_inst_open(struct inode *inode, struct file *file)
+{
+	struct kmark_instance *inst;
+
+	inst = kmark_inst_get(file, KMARK_DEPTH_TOP);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
+	file->private_data = inst;
+	return 0;
+}
+
+static int kmark_inst_release(struct inode *inode, struct file *file)
+{
+	kmark_inst_put(file->private_data);
+	return 0;
+}
+
+/* The instance of a file opened with seq_open() (its private) or not. */
+static struct kmark_instance *kmark_seq_inst(struct file *file)
+{
 	if (file->f_mode & FMODE_READ)
-		return seq_open(file, &kmark_err_seq_ops);
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static int kmark_err_log_open(struct inode *inode, struct file *file)
+{
+	struct kmark_instance *inst;
+	int ret;
+
+	inst = kmark_inst_get(file, KMARK_DEPTH_TOP);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		kmark_err_log_clear(inst);
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = inst;
+		return 0;
+	}
+	ret = seq_open(file, &kmark_err_seq_ops);
+	if (ret) {
+		kmark_inst_put(inst);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = inst;
 	return 0;
 }
 
@@ -312,12 +417,18 @@ static int kmark_seq_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static int kmark_err_log_release(struct inode *inode, struct file *file)
+{
+	kmark_inst_put(kmark_seq_inst(file));
+	return kmark_seq_release(inode, file);
+}
+
 static const struct file_operations kmark_err_log_fops = {
 	.open = kmark_err_log_open,
 	.read = seq_read,
 	.write = kmark_discard_write,
 	.llseek = seq_lseek,
-	.release = kmark_seq_release,
+	.release = kmark_err_log_release,
 };
 
 /* --- tracing_on, buffer_size_kb ------------------------------------------ */
@@ -337,17 +448,18 @@ static ssize_t kmark_read_ulong(char __user *ubuf, size_t cnt, loff_t *ppos,
 }
 
 /* Parse a number written to @what; on failure log it and return -EINVAL. */
-static int kmark_write_ulong(const char __user *ubuf, size_t cnt,
+static int kmark_write_ulong(struct kmark_instance *inst,
+			     const char __user *ubuf, size_t cnt,
 			     unsigned long *val, const char *what)
 {
-	char *cmd = kmark_get_cmd(ubuf, cnt);
+	char *cmd = kmark_get_cmd(inst, ubuf, cnt);
 	int ret;
 
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	ret = kstrtoul(strim(cmd), 10, val);
 	if (ret) {
-		kmark_log_err(cmd, 0, what);
+		kmark_log_err(inst, cmd, 0, what);
 		ret = -EINVAL;
 	}
 	kfree(cmd);
@@ -357,37 +469,43 @@ static int kmark_write_ulong(const char __user *ubuf, size_t cnt,
 static ssize_t kmark_tracing_on_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
-	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(kmark_tracing_on));
+	struct kmark_instance *inst = file->private_data;
+
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(inst->tracing_on));
 }
 
 static ssize_t kmark_tracing_on_write(struct file *file,
 				      const char __user *ubuf, size_t cnt,
 				      loff_t *ppos)
 {
+	struct kmark_instance *inst = file->private_data;
 	unsigned long val;
 	int ret;
 
-	ret = kmark_write_ulong(ubuf, cnt, &val,
+	ret = kmark_write_ulong(inst, ubuf, cnt, &val,
 				"tracing_on takes a number: 1 (on) or 0 (off)");
 	if (ret)
 		return ret;
-	WRITE_ONCE(kmark_tracing_on, !!val);
+	WRITE_ONCE(inst->tracing_on, !!val);
 	*ppos += cnt;
 	return cnt;
 }
 
 static const struct file_operations kmark_tracing_on_fops = {
-	.open = kmark_simple_open,
+	.open = kmark_inst_open,
 	.read = kmark_tracing_on_read,
 	.write = kmark_tracing_on_write,
 	.llseek = default_llseek,
+	.release = kmark_inst_release,
 };
 
 static ssize_t kmark_buffer_kb_read(struct file *file, char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
+	struct kmark_instance *inst = file->private_data;
+
 	/* The size asked for, as ftrace shows it (pages round it up). */
-	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(kmark_buffer_kb));
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(inst->buffer_kb));
 }
 
 #define KMARK_BUFFER_KB_MAX	(1UL << 20)	/* 1 GiB per CPU */
@@ -396,23 +514,24 @@ static ssize_t kmark_buffer_kb_write(struct file *file,
 				     const char __user *ubuf, size_t cnt,
 				     loff_t *ppos)
 {
+	struct kmark_instance *inst = file->private_data;
 	unsigned long kb;
 	int ret;
 
-	ret = kmark_write_ulong(ubuf, cnt, &kb,
+	ret = kmark_write_ulong(inst, ubuf, cnt, &kb,
 				"buffer_size_kb takes a size in KiB per CPU");
 	if (ret)
 		return ret;
 	if (!kb || kb > KMARK_BUFFER_KB_MAX) {
-		kmark_log_err("buffer_size_kb", 0,
+		kmark_log_err(inst, "buffer_size_kb", 0,
 			      "Size out of range (1 to 1048576 KiB per CPU)");
 		return -EINVAL;
 	}
 	mutex_lock(&kmark_mutex);
-	ret = kmark_buffer_resize(kb);
+	ret = kmark_buffer_resize(inst, kb);
 	mutex_unlock(&kmark_mutex);
 	if (ret) {
-		kmark_log_err("buffer_size_kb", 0,
+		kmark_log_err(inst, "buffer_size_kb", 0,
 			      "Could not resize the buffer (out of memory?)");
 		return ret;
 	}
@@ -421,68 +540,79 @@ static ssize_t kmark_buffer_kb_write(struct file *file,
 }
 
 static const struct file_operations kmark_buffer_kb_fops = {
-	.open = kmark_simple_open,
+	.open = kmark_inst_open,
 	.read = kmark_buffer_kb_read,
 	.write = kmark_buffer_kb_write,
 	.llseek = default_llseek,
+	.release = kmark_inst_release,
 };
 
 /* --- read_delay_ms, buffer_percent: batched wakeups of readers ------------ */
 
 /* Which setting an open file is: data of the file. */
 struct kmark_uint_setting {
-	unsigned int *val;
+	size_t off;		/* of the value in struct kmark_instance */
 	unsigned int max;
 	const char *err;
 };
 
 static const struct kmark_uint_setting kmark_read_delay_setting = {
-	&kmark_read_delay_ms, 10000,
+	offsetof(struct kmark_instance, read_delay_ms), 10000,
 	"read_delay_ms takes milliseconds, 0 to 10000",
 };
 
 static const struct kmark_uint_setting kmark_buffer_percent_setting = {
-	&kmark_buffer_percent, 100,
+	offsetof(struct kmark_instance, buffer_percent), 100,
 	"buffer_percent takes a percentage, 0 to 100",
 };
+
+static unsigned int *kmark_uint_val(struct file *file,
+				    const struct kmark_uint_setting **stp)
+{
+	*stp = file_inode(file)->i_private;
+	return (unsigned int *)((u8 *)file->private_data + (*stp)->off);
+}
 
 static ssize_t kmark_uint_read(struct file *file, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
-	const struct kmark_uint_setting *st = file_inode(file)->i_private;
+	const struct kmark_uint_setting *st;
+	unsigned int *val = kmark_uint_val(file, &st);
 
-	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(*st->val));
+	return kmark_read_ulong(ubuf, cnt, ppos, READ_ONCE(*val));
 }
 
 static ssize_t kmark_uint_write(struct file *file, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	const struct kmark_uint_setting *st = file_inode(file)->i_private;
+	const struct kmark_uint_setting *st;
+	unsigned int *p = kmark_uint_val(file, &st);
 	unsigned long val;
 	int ret;
 
-	ret = kmark_write_ulong(ubuf, cnt, &val, st->err);
+	ret = kmark_write_ulong(file->private_data, ubuf, cnt, &val, st->err);
 	if (ret)
 		return ret;
 	if (val > st->max) {
 		char num[24];
 
 		snprintf(num, sizeof(num), "%lu", val);
-		kmark_log_err(num, 0, st->err);
+		kmark_log_err(file->private_data, num, 0, st->err);
 		return -EINVAL;
 	}
 	mutex_lock(&kmark_mutex);
-	WRITE_ONCE(*st->val, val);
+	WRITE_ONCE(*p, val);
 	mutex_unlock(&kmark_mutex);
 	*ppos += cnt;
 	return cnt;
 }
 
 static const struct file_operations kmark_uint_fops = {
-	.open = kmark_simple_open,
+	.open = kmark_inst_open,
 	.read = kmark_uint_read,
 	.write = kmark_uint_write,
 	.llseek = default_llseek,
+	.release = kmark_inst_release,
 };
 
 /* --- available_markers, set_event ---------------------------------------- */
@@ -541,17 +671,26 @@ static const struct file_operations kmark_available_fops = {
 	.release = seq_release,
 };
 
+/* One open of set_event; see the comment at the top about O_TRUNC. */
+struct kmark_set_event_file {
+	struct kmark_instance *inst;	/* held */
+	bool truncate_pending;
+	bool failed;
+};
+
 static int kmark_set_event_show(struct seq_file *m, void *v)
 {
 	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+	struct kmark_set_event_file *sef = m->private;
+	bool on = mk->recording & BIT(sef->inst->idx);
 
-	if (mk->recording && mk->module)
+	if (on && mk->module)
 		seq_printf(m, "%s:%s\n", mk->module, mk->name);
-	else if (mk->recording)
+	else if (on)
 		seq_printf(m, "%s\n", mk->name);
 	/* After the last event, the tokens waiting for their module. */
 	if (list_is_last(&mk->list, &kmark_markers))
-		kmark_pending_show(m);
+		kmark_pending_show(sef->inst, m);
 	return 0;
 }
 
@@ -560,12 +699,6 @@ static const struct seq_operations kmark_set_event_seq_ops = {
 	.next = kmark_markers_next,
 	.stop = kmark_markers_stop,
 	.show = kmark_set_event_show,
-};
-
-/* One open of set_event; see the comment at the top about O_TRUNC. */
-struct kmark_set_event_file {
-	bool truncate_pending;
-	bool failed;
 };
 
 static struct kmark_set_event_file *kmark_sef(struct file *file)
@@ -578,18 +711,24 @@ static struct kmark_set_event_file *kmark_sef(struct file *file)
 static int kmark_set_event_open(struct inode *inode, struct file *file)
 {
 	struct kmark_set_event_file *sef;
-	int ret = kmark_open_check();
+	struct kmark_instance *inst;
+	int ret;
 
-	if (ret)
-		return ret;
 	sef = kzalloc(sizeof(*sef), GFP_KERNEL);
 	if (!sef)
 		return -ENOMEM;
+	inst = kmark_inst_get(file, KMARK_DEPTH_TOP);
+	if (IS_ERR(inst)) {
+		kfree(sef);
+		return PTR_ERR(inst);
+	}
+	sef->inst = inst;
 	sef->truncate_pending = (file->f_mode & FMODE_WRITE) &&
 				(file->f_flags & O_TRUNC);
 	if (file->f_mode & FMODE_READ) {
 		ret = seq_open(file, &kmark_set_event_seq_ops);
 		if (ret) {
+			kmark_inst_put(inst);
 			kfree(sef);
 			return ret;
 		}
@@ -610,15 +749,16 @@ static ssize_t kmark_set_event_write(struct file *file,
 	char *cmd;
 	int ret;
 
-	cmd = kmark_get_cmd(ubuf, cnt);
+	cmd = kmark_get_cmd(sef->inst, ubuf, cnt);
 	if (IS_ERR(cmd)) {
 		sef->failed = true;	/* no clearing at close either */
 		return PTR_ERR(cmd);
 	}
-	ret = kmark_set_event_apply(cmd, sef->truncate_pending, &err, &pos);
+	ret = kmark_set_event_apply(sef->inst, cmd, sef->truncate_pending,
+				    &err, &pos);
 	if (ret) {
 		sef->failed = true;
-		kmark_log_err(cmd, pos, err ?: "Failed");
+		kmark_log_err(sef->inst, cmd, pos, err ?: "Failed");
 	} else {
 		sef->truncate_pending = false;
 		*ppos += cnt;
@@ -636,7 +776,8 @@ static int kmark_set_event_release(struct inode *inode, struct file *file)
 
 	/* "> set_event" with nothing written: disable everything. */
 	if (sef->truncate_pending && !sef->failed)
-		kmark_set_event_apply("", true, &err, &pos);
+		kmark_set_event_apply(sef->inst, "", true, &err, &pos);
+	kmark_inst_put(sef->inst);
 	kfree(sef);
 	return kmark_seq_release(inode, file);
 }
@@ -652,37 +793,35 @@ static const struct file_operations kmark_set_event_fops = {
 /* --- reading the buffer -------------------------------------------------- */
 
 /*
- * kmark_read_mutex serialises consumers of the buffer (trace_pipe readers)
- * and kmark_dropped_seen, so that peek-then-consume sees one event.
+ * An instance's read_mutex serialises consumers of its buffer (trace_pipe
+ * readers) and its dropped_seen, so that peek-then-consume sees one event.
  */
-static DEFINE_MUTEX(kmark_read_mutex);
-static unsigned long *kmark_dropped_seen;	/* [nr_cpu_ids] */
-
 struct kmark_pipe {
+	struct kmark_instance *inst;	/* held */
 	struct mutex lock;	/* one reader of this open file at a time */
 	char *buf;		/* rendered text not yet read */
 	size_t len, off;
 };
 
 /* Hits dropped on @cpu since the readers last reported them. */
-static unsigned long kmark_new_drops(int cpu)
+static unsigned long kmark_new_drops(struct kmark_instance *inst, int cpu)
 {
-	return kmark_dropped(cpu) - kmark_dropped_seen[cpu];
+	return kmark_dropped(inst, cpu) - inst->dropped_seen[cpu];
 }
 
 /*
  * Render and consume events, oldest first across CPUs, until @s is full
  * or the buffer is empty. Return: bytes rendered.
  */
-static size_t kmark_pipe_fill(struct seq_buf *s)
+static size_t kmark_pipe_fill(struct kmark_instance *inst, struct seq_buf *s)
 {
-	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
+	struct trace_buffer *buf = READ_ONCE(inst->buffer);
 	struct ring_buffer_event *ev, *e;
 	unsigned long lost, l, d;
 	int cpu, best;
 	u64 ts, t;
 
-	mutex_lock(&kmark_read_mutex);
+	mutex_lock(&inst->read_mutex);
 	for (;;) {
 		/*
 		 * The oldest event across CPUs. What peek returns stays valid
@@ -707,7 +846,7 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 			for_each_possible_cpu(cpu) {
 				size_t before = seq_buf_used(s);
 
-				d = kmark_new_drops(cpu);
+				d = kmark_new_drops(inst, cpu);
 				if (!d)
 					continue;
 				seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n",
@@ -716,52 +855,60 @@ static size_t kmark_pipe_fill(struct seq_buf *s)
 					s->len = before;
 					break;
 				}
-				kmark_dropped_seen[cpu] += d;
+				inst->dropped_seen[cpu] += d;
 			}
 			break;
 		}
-		d = kmark_new_drops(best);
+		d = kmark_new_drops(inst, best);
 		if (!kmark_print_record(s, best, ts, ring_buffer_event_data(ev),
 					ring_buffer_event_length(ev), lost, d))
 			break;	/* kept for the next read */
-		kmark_dropped_seen[best] += d;
+		inst->dropped_seen[best] += d;
 		ring_buffer_consume(buf, best, NULL, NULL);
 	}
-	mutex_unlock(&kmark_read_mutex);
+	mutex_unlock(&inst->read_mutex);
 	return seq_buf_used(s);
 }
 
 static int kmark_pipe_open(struct inode *inode, struct file *file)
 {
+	struct kmark_instance *inst;
 	struct kmark_pipe *p;
-	int ret = kmark_open_check();
+	int ret;
 
-	if (ret)
-		return ret;
+	inst = kmark_inst_get(file, KMARK_DEPTH_TOP);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
 	mutex_lock(&kmark_mutex);
-	ret = kmark_buffer_ensure();
+	ret = kmark_buffer_ensure(inst);
 	mutex_unlock(&kmark_mutex);
 	if (ret)
-		return ret;
+		goto put;
+	ret = -ENOMEM;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
-		return -ENOMEM;
+		goto put;
 	p->buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!p->buf) {
 		kfree(p);
-		return -ENOMEM;
+		goto put;
 	}
+	p->inst = inst;
 	mutex_init(&p->lock);
 	file->private_data = p;
-	atomic_inc(&kmark_readers);
+	atomic_inc(&inst->readers);
 	return nonseekable_open(inode, file);
+put:
+	kmark_inst_put(inst);
+	return ret;
 }
 
 static int kmark_pipe_release(struct inode *inode, struct file *file)
 {
 	struct kmark_pipe *p = file->private_data;
 
-	atomic_dec(&kmark_readers);
+	atomic_dec(&p->inst->readers);
+	kmark_inst_put(p->inst);
 	mutex_destroy(&p->lock);
 	kfree(p->buf);
 	kfree(p);
@@ -769,23 +916,24 @@ static int kmark_pipe_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Wait for a batch of events (see kmark_batch in kmark_record.c): the
+ * Wait for a batch of events (see the batch in kmark_record.c): the
  * read_delay_ms after its first event, or a CPU's buffer buffer_percent
  * full. Events recorded while nobody read start a batch now.
  */
-static int kmark_batch_wait(void)
+static int kmark_batch_wait(struct kmark_instance *inst)
 {
-	if (!test_bit(KMARK_BATCH_STARTED, &kmark_batch) &&
-	    !ring_buffer_empty(kmark_buffer))
-		kmark_batch_start();
-	return wait_event_interruptible(kmark_read_wq,
-					test_bit(KMARK_BATCH_READY, &kmark_batch));
+	if (!test_bit(KMARK_BATCH_STARTED, &inst->batch) &&
+	    !ring_buffer_empty(inst->buffer))
+		kmark_batch_start(inst);
+	return wait_event_interruptible(inst->read_wq,
+					test_bit(KMARK_BATCH_READY, &inst->batch));
 }
 
 static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	struct kmark_pipe *p = file->private_data;
+	struct kmark_instance *inst = p->inst;
 	struct seq_buf s;
 	ssize_t ret;
 
@@ -796,7 +944,7 @@ static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
 	while (p->off == p->len) {
 		if (!(file->f_flags & O_NONBLOCK)) {
 			mutex_unlock(&p->lock);
-			ret = kmark_batch_wait();
+			ret = kmark_batch_wait(inst);
 			if (ret)
 				return ret;
 			if (mutex_lock_interruptible(&p->lock))
@@ -805,11 +953,11 @@ static ssize_t kmark_pipe_read(struct file *file, char __user *ubuf,
 				break;
 		}
 		seq_buf_init(&s, p->buf, PAGE_SIZE);
-		p->len = kmark_pipe_fill(&s);
+		p->len = kmark_pipe_fill(inst, &s);
 		p->off = 0;
 		/* All read: the next event starts the next batch. */
-		if (ring_buffer_empty(kmark_buffer))
-			kmark_batch_reset();
+		if (ring_buffer_empty(inst->buffer))
+			kmark_batch_reset(inst);
 		if (p->len)
 			break;
 		if (file->f_flags & O_NONBLOCK) {
@@ -832,24 +980,25 @@ out:
 static __poll_t kmark_pipe_poll(struct file *file, poll_table *pt)
 {
 	struct kmark_pipe *p = file->private_data;
+	struct kmark_instance *inst = p->inst;
 
-	poll_wait(file, &kmark_read_wq, pt);
+	poll_wait(file, &inst->read_wq, pt);
 	if (READ_ONCE(p->off) != READ_ONCE(p->len))
 		return EPOLLIN | EPOLLRDNORM;
-	if (ring_buffer_empty(kmark_buffer)) {
+	if (ring_buffer_empty(inst->buffer)) {
 		/*
 		 * A batch left ready by a reader that went away, or by a
 		 * clear: the next event must start a new one (it would see
 		 * READY and wake nobody).
 		 */
-		if (test_bit(KMARK_BATCH_READY, &kmark_batch))
-			kmark_batch_reset();
+		if (test_bit(KMARK_BATCH_READY, &inst->batch))
+			kmark_batch_reset(inst);
 		return 0;
 	}
-	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+	if (test_bit(KMARK_BATCH_READY, &inst->batch))
 		return EPOLLIN | EPOLLRDNORM;
-	if (!test_bit(KMARK_BATCH_STARTED, &kmark_batch))
-		kmark_batch_start();
+	if (!test_bit(KMARK_BATCH_STARTED, &inst->batch))
+		kmark_batch_start(inst);
 	return 0;
 }
 
@@ -862,6 +1011,7 @@ static const struct file_operations kmark_pipe_fops = {
 
 /* trace: a non-consuming walk over per-CPU iterators, oldest first. */
 struct kmark_trace_iter {
+	struct kmark_instance *inst;		/* held */
 	struct ring_buffer_iter **iters;	/* [nr_cpu_ids] */
 	loff_t idx;		/* index of the event the walk is at */
 	int cpu;		/* CPU of that event, -1 at the end */
@@ -944,9 +1094,11 @@ static int kmark_trace_show(struct seq_file *m, void *v)
 		int cpu;
 
 		for_each_possible_cpu(cpu) {
-			entries += ring_buffer_entries_cpu(kmark_buffer, cpu);
-			written += ring_buffer_entries_cpu(kmark_buffer, cpu) +
-				   ring_buffer_overrun_cpu(kmark_buffer, cpu);
+			struct trace_buffer *b = it->inst->buffer;
+
+			entries += ring_buffer_entries_cpu(b, cpu);
+			written += ring_buffer_entries_cpu(b, cpu) +
+				   ring_buffer_overrun_cpu(b, cpu);
 		}
 		kmark_print_header(&s, entries, written);
 	} else {
@@ -975,12 +1127,15 @@ static int kmark_trace_release(struct inode *inode, struct file *file)
 	struct kmark_trace_iter *it;
 	int cpu;
 
-	if (!(file->f_mode & FMODE_READ))
+	if (!(file->f_mode & FMODE_READ)) {
+		kmark_inst_put(file->private_data);
 		return 0;
+	}
 	it = ((struct seq_file *)file->private_data)->private;
 	for_each_possible_cpu(cpu)
 		if (it->iters && it->iters[cpu])
 			ring_buffer_read_finish(it->iters[cpu]);
+	kmark_inst_put(it->inst);
 	kfree(it->iters);
 	kfree(it->line);
 	return seq_release_private(inode, file);
@@ -988,35 +1143,44 @@ static int kmark_trace_release(struct inode *inode, struct file *file)
 
 static int kmark_trace_open(struct inode *inode, struct file *file)
 {
+	struct kmark_instance *inst;
 	struct kmark_trace_iter *it;
-	int ret = kmark_open_check();
-	int cpu;
+	int ret, cpu;
 
-	if (ret)
-		return ret;
+	inst = kmark_inst_get(file, KMARK_DEPTH_TOP);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
 	mutex_lock(&kmark_mutex);
-	ret = kmark_buffer_ensure();
+	ret = kmark_buffer_ensure(inst);
 	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		mutex_lock(&kmark_read_mutex);
-		kmark_buffer_clear();
-		memset(kmark_dropped_seen, 0,
-		       nr_cpu_ids * sizeof(*kmark_dropped_seen));
-		mutex_unlock(&kmark_read_mutex);
+		mutex_lock(&inst->read_mutex);
+		kmark_buffer_clear(inst);
+		memset(inst->dropped_seen, 0,
+		       nr_cpu_ids * sizeof(*inst->dropped_seen));
+		mutex_unlock(&inst->read_mutex);
 	}
 	mutex_unlock(&kmark_mutex);
-	if (ret || !(file->f_mode & FMODE_READ))
+	if (ret) {
+		kmark_inst_put(inst);
 		return ret;
-
+	}
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = inst;
+		return 0;
+	}
 	it = __seq_open_private(file, &kmark_trace_seq_ops, sizeof(*it));
-	if (!it)
+	if (!it) {
+		kmark_inst_put(inst);
 		return -ENOMEM;
+	}
+	it->inst = inst;
 	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
 	it->line = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!it->iters || !it->line)
 		goto nomem;
 	/* NULL for CPUs the buffer does not cover (never online). */
 	for_each_possible_cpu(cpu)
-		it->iters[cpu] = ring_buffer_read_start(kmark_buffer, cpu,
+		it->iters[cpu] = ring_buffer_read_start(inst->buffer, cpu,
 							GFP_KERNEL);
 	return 0;
 nomem:
@@ -1043,6 +1207,7 @@ static const struct file_operations kmark_trace_fops = {
  * splice does; O_NONBLOCK reads take what there is.
  */
 struct kmark_raw {
+	struct kmark_instance *inst;	/* held */
 	struct mutex lock;	/* one reader of this open file at a time */
 	int cpu;
 	struct buffer_data_read_page *page;
@@ -1052,37 +1217,45 @@ struct kmark_raw {
 
 static int kmark_raw_open(struct inode *inode, struct file *file)
 {
+	struct kmark_instance *inst;
 	struct kmark_raw *r;
-	int ret = kmark_open_check();
+	int ret;
 
-	if (ret)
-		return ret;
+	inst = kmark_inst_get(file, KMARK_DEPTH_CPU);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
 	mutex_lock(&kmark_mutex);
-	ret = kmark_buffer_ensure();
+	ret = kmark_buffer_ensure(inst);
 	mutex_unlock(&kmark_mutex);
 	if (ret)
-		return ret;
+		goto put;
+	ret = -ENOMEM;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
-		return -ENOMEM;
+		goto put;
+	r->inst = inst;
 	r->cpu = (long)inode->i_private;
-	ret = ring_buffer_alloc_read_page(kmark_buffer, r->cpu, &r->page);
+	ret = ring_buffer_alloc_read_page(inst->buffer, r->cpu, &r->page);
 	if (ret) {
 		kfree(r);
-		return ret;
+		goto put;
 	}
 	r->size = ring_buffer_read_page_size(r->page);
 	r->off = r->size;
 	mutex_init(&r->lock);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
+put:
+	kmark_inst_put(inst);
+	return ret;
 }
 
 static int kmark_raw_release(struct inode *inode, struct file *file)
 {
 	struct kmark_raw *r = file->private_data;
 
-	ring_buffer_free_read_page(kmark_buffer, r->cpu, r->page);
+	ring_buffer_free_read_page(r->inst->buffer, r->cpu, r->page);
+	kmark_inst_put(r->inst);
 	mutex_destroy(&r->lock);
 	kfree(r);
 	return 0;
@@ -1092,6 +1265,7 @@ static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct kmark_raw *r = file->private_data;
+	struct kmark_instance *inst = r->inst;
 	ssize_t ret;
 
 	if (!cnt)
@@ -1100,10 +1274,10 @@ static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 		return -ERESTARTSYS;
 	while (r->off == r->size) {
 		/* Consumers of the buffer take turns (see kmark_pipe_fill()). */
-		mutex_lock(&kmark_read_mutex);
-		ret = ring_buffer_read_page(kmark_buffer, r->page, r->size,
+		mutex_lock(&inst->read_mutex);
+		ret = ring_buffer_read_page(inst->buffer, r->page, r->size,
 					    r->cpu, 0);
-		mutex_unlock(&kmark_read_mutex);
+		mutex_unlock(&inst->read_mutex);
 		if (ret >= 0) {
 			r->off = 0;
 			break;
@@ -1114,8 +1288,8 @@ static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 		}
 		mutex_unlock(&r->lock);
 		/* As ftrace's splice: wait for buffer_percent of the CPU's pages. */
-		ret = ring_buffer_wait(kmark_buffer, r->cpu,
-				       READ_ONCE(kmark_buffer_percent), NULL, NULL);
+		ret = ring_buffer_wait(inst->buffer, r->cpu,
+				       READ_ONCE(inst->buffer_percent), NULL, NULL);
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&r->lock))
@@ -1139,8 +1313,8 @@ static __poll_t kmark_raw_poll(struct file *file, poll_table *pt)
 
 	if (READ_ONCE(r->off) != r->size)
 		return EPOLLIN | EPOLLRDNORM;
-	return ring_buffer_poll_wait(kmark_buffer, r->cpu, file, pt,
-				     READ_ONCE(kmark_buffer_percent));
+	return ring_buffer_poll_wait(r->inst->buffer, r->cpu, file, pt,
+				     READ_ONCE(r->inst->buffer_percent));
 }
 
 static const struct file_operations kmark_raw_fops = {
@@ -1153,11 +1327,10 @@ static const struct file_operations kmark_raw_fops = {
 /* --- events/: the binary format -------------------------------------------- */
 
 /*
- * events/ in both trees, and its group directories (events/GROUP/ for
- * "GROUP/EVENT" names, kept once made); under kmark_mutex.
+ * Each instance's events/ in both trees, and its group directories
+ * (events/GROUP/ for "GROUP/EVENT" names, kept once made): inst->events
+ * and inst->groups, under kmark_mutex.
  */
-static struct kmark_dir kmark_events_dir;
-static LIST_HEAD(kmark_groups);
 
 struct kmark_group {
 	struct list_head list;
@@ -1178,8 +1351,8 @@ static int kmark_header_page_show(struct seq_file *m, void *v)
 	unsigned int size = PAGE_SIZE;
 
 	mutex_lock(&kmark_mutex);
-	if (kmark_buffer)
-		size = ring_buffer_subbuf_size_get(kmark_buffer);
+	if (kmark_top_inst->buffer)
+		size = ring_buffer_subbuf_size_get(kmark_top_inst->buffer);
 	mutex_unlock(&kmark_mutex);
 	seq_printf(m, "\tfield: u64 timestamp;\toffset:0;\tsize:%u;\tsigned:%u;\n",
 		   (unsigned int)sizeof(u64), (unsigned int)is_signed_type(u64));
@@ -1213,21 +1386,43 @@ static int kmark_header_event_show(struct seq_file *m, void *v)
 
 /*
  * The event a file of events/NAME/ is for, found by the file's directory
- * names, under RCU (markers are freed a grace period after they leave
- * kmark_ids) or kmark_mutex; NULL once the event is gone. The files hold
- * no pointer to it: their directory is removed without waiting for them.
+ * names, and the instance whose events/ it is in. The format and id files
+ * are the top instance's only and look under RCU (markers are freed a
+ * grace period after they leave kmark_ids); the filter files of every
+ * instance look under kmark_mutex (@any). NULL once the event or the
+ * instance is gone. The files hold no pointer to either: their directory
+ * is removed without waiting for them.
  */
-static struct kmark_marker *kmark_file_event(const struct file *file)
+static struct kmark_marker *kmark_file_event(const struct file *file,
+					     bool any,
+					     struct kmark_instance **instp)
 {
 	struct dentry *d = file->f_path.dentry->d_parent;
 	char name[KMARK_NAME_MAX];
-	int fs;
+	int i, fs;
 
-	snprintf(name, sizeof(name), "%pd2", d);
-	for (fs = 0; fs < KMARK_NR_FS; fs++)
-		if (d->d_parent == kmark_events_dir.d[fs])
-			snprintf(name, sizeof(name), "%pd", d);
-	return kmark_marker_by_name_rcu(name);
+	for (i = 0; i < (any ? KMARK_MAX_INSTANCES : 1); i++) {
+		struct kmark_instance *inst = &kmark_instances[i];
+
+		if (!READ_ONCE(inst->live))
+			continue;
+		for (fs = 0; fs < KMARK_NR_FS; fs++) {
+			struct dentry *ev = READ_ONCE(inst->events.d[fs]);
+
+			if (!ev)
+				continue;
+			if (d->d_parent == ev)
+				snprintf(name, sizeof(name), "%pd", d);
+			else if (d->d_parent->d_parent == ev)
+				snprintf(name, sizeof(name), "%pd2", d);
+			else
+				continue;
+			if (instp)
+				*instp = inst;
+			return kmark_marker_by_name_rcu(name);
+		}
+	}
+	return NULL;
 }
 
 static int kmark_format_show(struct seq_file *sf, void *v)
@@ -1240,7 +1435,7 @@ static int kmark_format_show(struct seq_file *sf, void *v)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, PAGE_SIZE);
 	rcu_read_lock();
-	m = kmark_file_event(sf->file);
+	m = kmark_file_event(sf->file, false, NULL);
 	if (m)
 		kmark_print_format(&s, m);
 	rcu_read_unlock();
@@ -1254,7 +1449,7 @@ static int kmark_id_show(struct seq_file *sf, void *v)
 	struct kmark_marker *m;
 
 	rcu_read_lock();
-	m = kmark_file_event(sf->file);
+	m = kmark_file_event(sf->file, false, NULL);
 	if (m)
 		seq_printf(sf, "%u\n", m->id);
 	rcu_read_unlock();
@@ -1284,25 +1479,28 @@ KMARK_SHOW_FOPS(kmark_id);
 /*
  * events/NAME/filter: reads "none" or the filter as written; a write
  * replaces it ("0" or nothing clears it); one that does not parse changes
- * nothing and explains itself in error_log.
+ * nothing and explains itself in error_log. Each instance has its own.
  */
 static ssize_t kmark_filter_read(struct file *file, char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
+	struct kmark_instance *inst = NULL;
+	struct kmark_filter *flt = NULL;
 	struct kmark_marker *m;
-	struct kmark_filter *flt;
 	ssize_t ret;
 	char *buf;
 
 	buf = kmalloc(KMARK_FILTER_TEXT_MAX + 2, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	rcu_read_lock();
-	m = kmark_file_event(file);
-	flt = m ? rcu_dereference(m->filter) : NULL;
+	mutex_lock(&kmark_mutex);
+	m = kmark_file_event(file, true, &inst);
+	if (m)
+		flt = rcu_dereference_protected(m->filter[inst->idx],
+						lockdep_is_held(&kmark_mutex));
 	snprintf(buf, KMARK_FILTER_TEXT_MAX + 2, "%s\n",
 		 flt ? kmark_filter_text(flt) : "none");
-	rcu_read_unlock();
+	mutex_unlock(&kmark_mutex);
 	ret = m ? simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf)) :
 		  -ENODEV;
 	kfree(buf);
@@ -1312,6 +1510,7 @@ static ssize_t kmark_filter_read(struct file *file, char __user *ubuf,
 static ssize_t kmark_filter_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
+	struct kmark_instance *inst = kmark_top_inst;
 	struct kmark_filter *flt = NULL;
 	struct kmark_marker *m;
 	unsigned int pos = 0;
@@ -1319,27 +1518,28 @@ static ssize_t kmark_filter_write(struct file *file, const char __user *ubuf,
 	char *text, *t;
 	int ret = 0;
 
-	if (cnt > KMARK_FILTER_TEXT_MAX) {
-		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
-		return -E2BIG;
-	}
-	text = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	t = strim(text);
+	text = cnt > KMARK_FILTER_TEXT_MAX ? ERR_PTR(-E2BIG) :
+	       memdup_user_nul(ubuf, cnt);
 	mutex_lock(&kmark_mutex);
-	m = kmark_file_event(file);
+	m = kmark_file_event(file, true, &inst);
+	if (IS_ERR(text)) {
+		if (PTR_ERR(text) == -E2BIG)
+			kmark_log_err(inst, "", 0, KMARK_ERR_TOO_LONG);
+		mutex_unlock(&kmark_mutex);
+		return PTR_ERR(text);
+	}
+	t = strim(text);
 	if (!m) {
 		ret = -ENODEV;
 	} else if (*t && strcmp(t, "0")) {
 		flt = kmark_filter_compile(m->layout, t, &err, &pos);
 		if (IS_ERR(flt)) {
 			ret = PTR_ERR(flt);
-			kmark_log_err(t, pos, err);
+			kmark_log_err(inst, t, pos, err);
 		}
 	}
 	if (!ret)
-		kmark_filter_set(m, flt);
+		kmark_filter_set(m, inst, flt);
 	mutex_unlock(&kmark_mutex);
 	kfree(text);
 	if (ret)
@@ -1355,66 +1555,71 @@ static const struct file_operations kmark_filter_fops = {
 	.llseek = default_llseek,
 };
 
-/* events/GROUP/, made if need be; NULL when out of memory. */
-static struct kmark_group *kmark_group_get(const char *name, size_t len,
+/* @inst's events/GROUP/, made if need be; NULL when out of memory. */
+static struct kmark_group *kmark_group_get(struct kmark_instance *inst,
+					   const char *name, size_t len,
 					   bool *made)
 {
 	struct kmark_group *g;
 
 	*made = false;
-	list_for_each_entry(g, &kmark_groups, list)
+	list_for_each_entry(g, &inst->groups, list)
 		if (strlen(g->name) == len && !strncmp(g->name, name, len))
 			return g;
 	g = kzalloc(struct_size(g, name, len + 1), GFP_KERNEL);
 	if (!g)
 		return NULL;
 	memcpy(g->name, name, len);
-	if (kmark_fs_dir(g->name, &kmark_events_dir, &g->dir)) {
+	if (kmark_fs_dir(g->name, &inst->events, &g->dir)) {
 		kfree(g);
 		return NULL;
 	}
-	list_add_tail(&g->list, &kmark_groups);
+	list_add_tail(&g->list, &inst->groups);
 	*made = true;
 	return g;
 }
 
-/**
- * kmark_event_dir_create - events/NAME/ for an event, in both trees
- * @m:	the event ("GROUP/EVENT" names get events/GROUP/EVENT/)
- *
- * Called under kmark_mutex, for each marker once the events directory
- * exists and for each new kprobe event before it is added.
- *
- * Return: 0 (also when the events directory does not exist yet: it gets
- * the event's then), or -ENOMEM, with nothing created.
- */
-int kmark_event_dir_create(struct kmark_marker *m)
+/* Forget @inst's group directories (its events/ is being removed). */
+static void kmark_groups_free(struct kmark_instance *inst)
+{
+	struct kmark_group *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &inst->groups, list) {
+		list_del(&g->list);
+		kfree(g);
+	}
+}
+
+/* events/NAME/ of @m in instance @inst; see kmark_event_dir_create(). */
+static int kmark_event_dir_create_inst(struct kmark_marker *m,
+				       struct kmark_instance *inst)
 {
 	const char *slash = strchr(m->name, '/');
-	const struct kmark_dir *parent = &kmark_events_dir;
+	const struct kmark_dir *parent = &inst->events;
 	struct kmark_group *group = NULL;
 	struct kmark_dir *ed;
 	bool made = false;
 
-	lockdep_assert_held(&kmark_mutex);
-	if (!kmark_events_dir.d[KMARK_DEBUGFS] || m->edir)
+	if (!inst->events.d[KMARK_DEBUGFS] || m->edir[inst->idx])
 		return 0;
 	ed = kzalloc(sizeof(*ed), GFP_KERNEL);
 	if (!ed)
 		return -ENOMEM;
 	if (slash) {
-		group = kmark_group_get(m->name, slash - m->name, &made);
+		group = kmark_group_get(inst, m->name, slash - m->name, &made);
 		if (!group)
 			goto nomem;
 		parent = &group->dir;
 	}
 	if (kmark_fs_dir(m->event, parent, ed))
 		goto nomem_group;
-	if (kmark_fs_file("format", 0400, ed, NULL, &kmark_format_fops) ||
-	    kmark_fs_file("id", 0400, ed, NULL, &kmark_id_fops) ||
+	/* The format and id are the same everywhere: the top one has them. */
+	if ((!inst->idx &&
+	     (kmark_fs_file("format", 0400, ed, NULL, &kmark_format_fops) ||
+	      kmark_fs_file("id", 0400, ed, NULL, &kmark_id_fops))) ||
 	    kmark_fs_file("filter", 0600, ed, NULL, &kmark_filter_fops))
 		goto nomem_dir;
-	m->edir = ed;
+	m->edir[inst->idx] = ed;
 	return 0;
 nomem_dir:
 	kmark_fs_remove(ed);
@@ -1429,26 +1634,65 @@ nomem:
 	return -ENOMEM;
 }
 
+static void kmark_event_dir_remove_inst(struct kmark_marker *m,
+					struct kmark_instance *inst)
+{
+	if (!m->edir[inst->idx])
+		return;
+	kmark_fs_remove(m->edir[inst->idx]);
+	kfree(m->edir[inst->idx]);
+	m->edir[inst->idx] = NULL;
+}
+
+/**
+ * kmark_event_dir_create - events/NAME/ for an event, in every instance
+ * @m:	the event ("GROUP/EVENT" names get events/GROUP/EVENT/)
+ *
+ * Called under kmark_mutex, for each marker once the events directory
+ * exists and for each new kprobe event before it is added.
+ *
+ * Return: 0 (also when the events directory does not exist yet: it gets
+ * the event's then), or -ENOMEM, with nothing created.
+ */
+int kmark_event_dir_create(struct kmark_marker *m)
+{
+	int i;
+
+	lockdep_assert_held(&kmark_mutex);
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++) {
+		if (!kmark_instances[i].live)
+			continue;
+		if (kmark_event_dir_create_inst(m, &kmark_instances[i])) {
+			kmark_event_dir_remove(m);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /*
  * Give @from's events/NAME/ to @to (same name); under kmark_mutex. The
  * files find their event by name, so they show @to from now on.
  */
 void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to)
 {
+	int i;
+
 	lockdep_assert_held(&kmark_mutex);
-	to->edir = from->edir;
-	from->edir = NULL;
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++) {
+		to->edir[i] = from->edir[i];
+		from->edir[i] = NULL;
+	}
 }
 
 /* Remove events/NAME/ (its open files fail from now on). Under kmark_mutex. */
 void kmark_event_dir_remove(struct kmark_marker *m)
 {
+	int i;
+
 	lockdep_assert_held(&kmark_mutex);
-	if (!m->edir)
-		return;
-	kmark_fs_remove(m->edir);
-	kfree(m->edir);
-	m->edir = NULL;
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++)
+		kmark_event_dir_remove_inst(m, &kmark_instances[i]);
 }
 
 /* --- per_cpu/cpuN/stats --------------------------------------------------- */
@@ -1464,11 +1708,12 @@ static void kmark_print_ts_line(struct seq_file *m, const char *what, u64 ts)
 
 static int kmark_stats_show(struct seq_file *m, void *v)
 {
-	int cpu = (long)m->private;
+	struct kmark_instance *inst = m->private;
+	int cpu = (long)file_inode(m->file)->i_private;
 	struct trace_buffer *b;
 
 	mutex_lock(&kmark_mutex);
-	b = kmark_buffer;
+	b = inst->buffer;
 	if (b) {
 		seq_printf(m, "entries: %lu\n", ring_buffer_entries_cpu(b, cpu));
 		seq_printf(m, "overrun: %lu\n", ring_buffer_overrun_cpu(b, cpu));
@@ -1479,7 +1724,7 @@ static int kmark_stats_show(struct seq_file *m, void *v)
 				    ring_buffer_oldest_event_ts(b, cpu));
 		kmark_print_ts_line(m, "now ts", ring_buffer_time_stamp(b));
 		seq_printf(m, "dropped events: %lu\n",
-			   kmark_dropped(cpu) +
+			   kmark_dropped(inst, cpu) +
 			   ring_buffer_dropped_events_cpu(b, cpu));
 		seq_printf(m, "read events: %lu\n",
 			   ring_buffer_read_events_cpu(b, cpu));
@@ -1488,23 +1733,36 @@ static int kmark_stats_show(struct seq_file *m, void *v)
 			 "oldest event ts:     0.000000\nnow ts:     0.000000\n"
 			 "dropped events: 0\nread events: 0\n");
 	}
-	seq_printf(m, "written: %lu\n", kmark_written(cpu));
+	seq_printf(m, "written: %lu\n", kmark_written(inst, cpu));
 	mutex_unlock(&kmark_mutex);
 	return 0;
 }
 
 static int kmark_stats_open(struct inode *inode, struct file *file)
 {
-	int ret = kmark_open_check();
+	struct kmark_instance *inst;
+	int ret;
 
-	return ret ? ret : single_open(file, kmark_stats_show, inode->i_private);
+	inst = kmark_inst_get(file, KMARK_DEPTH_CPU);
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
+	ret = single_open(file, kmark_stats_show, inst);
+	if (ret)
+		kmark_inst_put(inst);
+	return ret;
+}
+
+static int kmark_stats_release(struct inode *inode, struct file *file)
+{
+	kmark_inst_put(((struct seq_file *)file->private_data)->private);
+	return single_release(inode, file);
 }
 
 static const struct file_operations kmark_stats_fops = {
 	.open = kmark_stats_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = kmark_stats_release,
 };
 
 /* --- trace_marker ------------------------------------------------------------ */
@@ -1567,6 +1825,7 @@ static ssize_t kmark_trace_marker_write(struct file *file,
 					const char __user *ubuf, size_t cnt,
 					loff_t *ppos)
 {
+	struct kmark_instance *inst = file->private_data;
 	struct kmark_marker *m = kmark_mark_write;
 	struct trace_buffer *b;
 	size_t max, len;
@@ -1577,11 +1836,11 @@ static ssize_t kmark_trace_marker_write(struct file *file,
 		return -ENODEV;
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
-	b = READ_ONCE(kmark_buffer);
+	b = READ_ONCE(inst->buffer);
 	if (!b) {
 		mutex_lock(&kmark_mutex);
-		ret = kmark_buffer_ensure();
-		b = kmark_buffer;
+		ret = kmark_buffer_ensure(inst);
+		b = inst->buffer;
 		mutex_unlock(&kmark_mutex);
 		if (ret)
 			return ret;
@@ -1595,7 +1854,7 @@ static ssize_t kmark_trace_marker_write(struct file *file,
 	len = strnlen(text, cnt);
 	if (len && text[len - 1] == '\n')
 		text[--len] = '\0';
-	ret = kmark_record_text(m, text, len);
+	ret = kmark_record_text(inst, m, text, len);
 	kfree(text);
 	if (ret)
 		return ret;
@@ -1604,9 +1863,10 @@ static ssize_t kmark_trace_marker_write(struct file *file,
 }
 
 static const struct file_operations kmark_trace_marker_fops = {
-	.open = kmark_simple_open,
+	.open = kmark_inst_open,
 	.write = kmark_trace_marker_write,
 	.llseek = noop_llseek,
+	.release = kmark_inst_release,
 };
 
 /* --- README ---------------------------------------------------------------- */
@@ -1643,7 +1903,13 @@ static const char kmark_readme[] =
 	"  set_event_notrace_pid\t- never record these pids' events\n"
 	"  options/event-fork\t- 1: children of listed pids are listed too\n"
 	"  error_log\t\t- last errors with the command and a caret;\n"
-	"\t\t\t  'echo > error_log' clears it\n\n"
+	"\t\t\t  'echo > error_log' clears it\n"
+	"  instances/new\t\t- 'echo NAME > instances/new' makes instances/NAME/,\n"
+	"\t\t\t  a session of its own: tracing_on, set_event, trace,\n"
+	"\t\t\t  trace_pipe, buffer_size_kb, per_cpu/, events/*/filter,\n"
+	"\t\t\t  trace_marker, error_log (at most 7)\n"
+	"  instances/remove\t- 'echo NAME > instances/remove' (refused while\n"
+	"\t\t\t  a reader of it is open)\n\n"
 	"  Lost events show in trace_pipe as 'CPU:N [LOST M EVENTS]'.\n"
 	"  Boot parameter: kmark_event=sched_switch,sched_wakeup\n";
 
@@ -1660,7 +1926,7 @@ static const struct file_operations kmark_readme_fops = {
 	.llseek = default_llseek,
 };
 
-/* --- the directory ----------------------------------------------------------- */
+/* --- the directories -------------------------------------------------------- */
 
 struct kmark_top_file {
 	const char *name;
@@ -1669,9 +1935,9 @@ struct kmark_top_file {
 	const struct file_operations *fops;
 };
 
-static const struct kmark_top_file kmark_top_files[] __initconst = {
+/* The files every instance has (the top one too). */
+static const struct kmark_top_file kmark_inst_files[] = {
 	{ "tracing_on", 0600, NULL, &kmark_tracing_on_fops },
-	{ "available_markers", 0400, NULL, &kmark_available_fops },
 	{ "set_event", 0600, NULL, &kmark_set_event_fops },
 	{ "trace_pipe", 0400, NULL, &kmark_pipe_fops },
 	{ "trace", 0600, NULL, &kmark_trace_fops },
@@ -1682,10 +1948,21 @@ static const struct kmark_top_file kmark_top_files[] __initconst = {
 	{ "buffer_percent", 0600, (void *)&kmark_buffer_percent_setting,
 	  &kmark_uint_fops },
 	{ "trace_marker", 0200, NULL, &kmark_trace_marker_fops },
+};
+
+/* The top directory's own. */
+static const struct kmark_top_file kmark_top_files[] __initconst = {
+	{ "available_markers", 0400, NULL, &kmark_available_fops },
 	{ "README", 0400, NULL, &kmark_readme_fops },
 };
 
-static int __init kmark_fs_init(void)
+/*
+ * An instance's files, in its directory (made): per_cpu/, events/ and
+ * every event's events/NAME/. Under kmark_mutex (the event list).
+ *
+ * Return: 0, or -ENOMEM: the caller removes what was made.
+ */
+static int kmark_inst_create_files(struct kmark_instance *inst)
 {
 	struct kmark_dir pcpu, d;
 	struct kmark_marker *m;
@@ -1693,10 +1970,230 @@ static int __init kmark_fs_init(void)
 	long cpu;
 	int i;
 
-	kmark_dropped_seen = kcalloc(nr_cpu_ids, sizeof(*kmark_dropped_seen),
-				     GFP_KERNEL);
-	if (!kmark_dropped_seen)
+	lockdep_assert_held(&kmark_mutex);
+	for (i = 0; i < ARRAY_SIZE(kmark_inst_files); i++)
+		if (kmark_fs_file(kmark_inst_files[i].name,
+				  kmark_inst_files[i].mode, &inst->dir,
+				  kmark_inst_files[i].data,
+				  kmark_inst_files[i].fops))
+			return -ENOMEM;
+	if (kmark_fs_dir("per_cpu", &inst->dir, &pcpu))
 		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%ld", cpu);
+		if (kmark_fs_dir(name, &pcpu, &d) ||
+		    kmark_fs_file("stats", 0400, &d, (void *)cpu,
+				  &kmark_stats_fops) ||
+		    kmark_fs_file("trace_pipe_raw", 0400, &d, (void *)cpu,
+				  &kmark_raw_fops))
+			return -ENOMEM;
+	}
+	if (kmark_fs_dir("events", &inst->dir, &inst->events))
+		return -ENOMEM;
+	if (!inst->idx &&
+	    (kmark_fs_file("header_page", 0400, &inst->events, NULL,
+			   &kmark_header_page_fops) ||
+	     kmark_fs_file("header_event", 0400, &inst->events, NULL,
+			   &kmark_header_event_fops)))
+		return -ENOMEM;
+	list_for_each_entry(m, &kmark_markers, list)
+		if (kmark_event_dir_create_inst(m, inst))
+			return -ENOMEM;
+	if (kmark_mark_write && kmark_event_dir_create_inst(kmark_mark_write, inst))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Take @inst's files away: each event's events/NAME/ of it, its group
+ * directories, then its directory with everything left in it. Under
+ * kmark_mutex.
+ */
+static void kmark_inst_remove_files(struct kmark_instance *inst)
+{
+	struct kmark_marker *m;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(m, &kmark_markers, list)
+		kmark_event_dir_remove_inst(m, inst);
+	if (kmark_mark_write)
+		kmark_event_dir_remove_inst(kmark_mark_write, inst);
+	kmark_groups_free(inst);
+	kmark_fs_remove(&inst->dir);
+	memset(&inst->events, 0, sizeof(inst->events));
+}
+
+/* --- instances/ ------------------------------------------------------------- */
+
+/*
+ * instances/new and instances/remove: "echo NAME > instances/new" makes
+ * instances/NAME/ with its own buffer, tracing_on, set_event, filters,
+ * trace, trace_pipe, per_cpu/, trace_marker and error_log;
+ * "echo NAME > instances/remove" removes it, refused while a file of it
+ * that holds it (a reader of trace, trace_pipe or trace_pipe_raw, an open
+ * set_event, error_log or stats) is open. ftrace makes them with mkdir and
+ * rmdir, which debugfs cannot offer; errors go to the top error_log.
+ */
+static struct kmark_dir kmark_instances_dir;
+
+static const char *kmark_inst_name_err(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return "An instance needs a name";
+	if (strlen(name) >= KMARK_INSTANCE_NAME_MAX)
+		return "Instance name too long (at most 31 characters)";
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && *p != '_' && *p != '-' && *p != '.')
+			return "Instance names take letters, digits, '_', '-' and '.'";
+	if (!strcmp(name, "new") || !strcmp(name, "remove") ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return "Reserved name";
+	return NULL;
+}
+
+static struct kmark_instance *kmark_inst_by_name(const char *name)
+{
+	int i;
+
+	for (i = 1; i < KMARK_MAX_INSTANCES; i++)
+		if (kmark_instances[i].live &&
+		    !strcmp(kmark_instances[i].name, name))
+			return &kmark_instances[i];
+	return NULL;
+}
+
+/* Make instance @name. Under kmark_mutex. 0 or an error, with @err set. */
+static int kmark_inst_make(const char *name, const char **err)
+{
+	struct kmark_instance *inst = NULL;
+	int i, ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (kmark_inst_by_name(name)) {
+		*err = "The instance exists";
+		return -EEXIST;
+	}
+	for (i = 1; i < KMARK_MAX_INSTANCES && !inst; i++)
+		if (!kmark_instances[i].live)
+			inst = &kmark_instances[i];
+	if (!inst) {
+		*err = "Too many instances (at most 7)";
+		return -ENOSPC;
+	}
+	*err = "Out of memory";
+	memset(inst, 0, sizeof(*inst));
+	inst->idx = inst - kmark_instances;
+	strscpy(inst->name, name);
+	ret = kmark_instance_init(inst);
+	if (ret)
+		return ret;
+	if (kmark_fs_dir(name, &kmark_instances_dir, &inst->dir)) {
+		kmark_instance_fini(inst);
+		return -ENOMEM;
+	}
+	if (kmark_inst_create_files(inst)) {
+		kmark_inst_remove_files(inst);
+		kmark_instance_fini(inst);
+		return -ENOMEM;
+	}
+	inst->live = true;
+	return 0;
+}
+
+/*
+ * Remove instance @name. Under kmark_mutex. Its recorders are detached and
+ * waited for before its buffer is freed.
+ */
+static int kmark_inst_unmake(const char *name, const char **err)
+{
+	struct kmark_instance *inst = kmark_inst_by_name(name);
+	struct kmark_marker *m;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (!inst) {
+		*err = "No such instance";
+		return -ENOENT;
+	}
+	if (inst->users) {
+		*err = "The instance is busy: a file of it is open";
+		return -EBUSY;
+	}
+	WRITE_ONCE(inst->live, false);
+	list_for_each_entry(m, &kmark_markers, list) {
+		kmark_set_recording(m, inst, false);
+		kmark_filter_set(m, inst, NULL);
+	}
+	if (kmark_mark_write)
+		kmark_filter_set(kmark_mark_write, inst, NULL);
+	kmark_pending_drop(inst);
+	kmark_inst_remove_files(inst);
+	/* No probe, kprobe handler or trace_marker writer uses it after this. */
+	synchronize_rcu();
+	kmark_err_log_clear(inst);
+	kmark_instance_fini(inst);
+	return 0;
+}
+
+static ssize_t kmark_inst_ctl_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos, bool make)
+{
+	const char *err = NULL;
+	char *cmd, *name;
+	int ret;
+
+	cmd = kmark_get_cmd(kmark_top_inst, ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	name = strim(cmd);
+	err = kmark_inst_name_err(name);
+	ret = err ? -EINVAL : 0;
+	if (!ret) {
+		mutex_lock(&kmark_mutex);
+		ret = make ? kmark_inst_make(name, &err) :
+			     kmark_inst_unmake(name, &err);
+		mutex_unlock(&kmark_mutex);
+	}
+	if (ret)
+		kmark_log_err(kmark_top_inst, name, 0, err);
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static ssize_t kmark_inst_new_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	return kmark_inst_ctl_write(file, ubuf, cnt, ppos, true);
+}
+
+static ssize_t kmark_inst_remove_write(struct file *file,
+				       const char __user *ubuf, size_t cnt,
+				       loff_t *ppos)
+{
+	return kmark_inst_ctl_write(file, ubuf, cnt, ppos, false);
+}
+
+static const struct file_operations kmark_inst_new_fops = {
+	.open = kmark_simple_open,
+	.write = kmark_inst_new_write,
+	.llseek = noop_llseek,
+};
+
+static const struct file_operations kmark_inst_remove_fops = {
+	.open = kmark_simple_open,
+	.write = kmark_inst_remove_write,
+	.llseek = noop_llseek,
+};
+
+static int __init kmark_fs_init(void)
+{
+	struct kmark_instance *top = kmark_top_inst;
+	int i;
+
 	/* Boot-time allocations: a failure leaves a file out, as debugfs'. */
 	if (kmark_mark_write_init())
 		pr_warn("no trace_marker: out of memory\n");
@@ -1710,29 +2207,16 @@ static int __init kmark_fs_init(void)
 			      kmark_top_files[i].fops);
 	kmark_kprobe_create_files(&kmark_top);
 	kmark_pid_create_files(&kmark_top);
-	if (!kmark_fs_dir("per_cpu", &kmark_top, &pcpu)) {
-		for_each_possible_cpu(cpu) {
-			snprintf(name, sizeof(name), "cpu%ld", cpu);
-			if (kmark_fs_dir(name, &pcpu, &d))
-				continue;
-			kmark_fs_file("stats", 0400, &d, (void *)cpu,
-				      &kmark_stats_fops);
-			kmark_fs_file("trace_pipe_raw", 0400, &d, (void *)cpu,
-				      &kmark_raw_fops);
-		}
+	if (!kmark_fs_dir("instances", &kmark_top, &kmark_instances_dir)) {
+		kmark_fs_file("new", 0200, &kmark_instances_dir, NULL,
+			      &kmark_inst_new_fops);
+		kmark_fs_file("remove", 0200, &kmark_instances_dir, NULL,
+			      &kmark_inst_remove_fops);
 	}
-	if (kmark_fs_dir("events", &kmark_top, &d))
-		return -ENOMEM;
-	kmark_fs_file("header_page", 0400, &d, NULL, &kmark_header_page_fops);
-	kmark_fs_file("header_event", 0400, &d, NULL,
-		      &kmark_header_event_fops);
 	mutex_lock(&kmark_mutex);
-	kmark_events_dir = d;
-	list_for_each_entry(m, &kmark_markers, list)
-		if (kmark_event_dir_create(m))
-			pr_warn("no events/%s/: out of memory\n", m->name);
-	if (kmark_mark_write && kmark_event_dir_create(kmark_mark_write))
-		pr_warn("no events/tracing_mark_write/: out of memory\n");
+	top->dir = kmark_top;
+	if (kmark_inst_create_files(top))
+		pr_warn("some files of /sys/kernel/debug/kmark are missing: out of memory\n");
 	mutex_unlock(&kmark_mutex);
 	return 0;
 }

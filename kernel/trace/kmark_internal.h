@@ -11,6 +11,8 @@
 #define _KMARK_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -101,6 +103,22 @@ struct kmark_layout {
 	struct kmark_field fields[];
 };
 
+/*
+ * kmark's directory in debugfs and (when the kernel has tracefs) in
+ * tracefs: same files, same code. d[KMARK_TRACEFS] is NULL without tracefs.
+ */
+enum { KMARK_DEBUGFS, KMARK_TRACEFS, KMARK_NR_FS };
+
+struct kmark_dir {
+	struct dentry *d[KMARK_NR_FS];
+};
+
+/* Instances (struct kmark_instance): the top one and 7 made by users. */
+#define KMARK_MAX_INSTANCES	8
+#define KMARK_INSTANCE_NAME_MAX	32
+
+struct kmark_instance;
+
 struct kmark_probe {
 	kmark_probe_fn func;
 	void *data;
@@ -141,11 +159,13 @@ struct kmark_event_ops {
  * @nr_sites:	number of @sites
  * @layout:	@format parsed
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
- * @recording:	kmark's recorder is attached (the marker is in set_event)
+ * @recording:	the instances (bit kmark_instance.idx) whose recorder is
+ *		attached (the marker is in their set_event)
  * @ops:	NULL for static markers; else how to enable the dynamic event
- * @edir:	its directory events/NAME/ (format, id, filter)
- * @filter:	its filter (events/NAME/filter) or NULL; RCU, set under
- *		kmark_mutex
+ * @edir:	its directory events/NAME/ in each instance (the top's has
+ *		format, id and filter, the others' filter)
+ * @filter:	its filter in each instance (events/NAME/filter) or NULL;
+ *		RCU, set under kmark_mutex
  * @module:	the module whose kmark() sites brought it, or NULL (vmlinux,
  *		and dynamic events); its name, format and this are kmark's
  *		copies, kept after the module is gone (records still render)
@@ -167,10 +187,10 @@ struct kmark_marker {
 	unsigned int nr_sites;
 	struct kmark_layout *layout;
 	struct kmark_probe_array __rcu *probes;
-	bool recording;
+	unsigned long recording;
 	const struct kmark_event_ops *ops;
-	struct kmark_dir *edir;
-	struct kmark_filter __rcu *filter;
+	struct kmark_dir *edir[KMARK_MAX_INSTANCES];
+	struct kmark_filter __rcu *filter[KMARK_MAX_INSTANCES];
 	const char *module;
 	u8 pid_field;
 	bool pid_field_only;
@@ -248,8 +268,11 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 			  bool *state, bool *named,
 			  struct kmark_pending_req *pending,
 			  const char **err, unsigned int *err_pos);
-int kmark_set_recording(struct kmark_marker *m, bool on);
-void kmark_pending_show(struct seq_file *sf);
+int kmark_set_recording(struct kmark_marker *m, struct kmark_instance *inst,
+			bool on);
+void kmark_recording_off(struct kmark_marker *m);
+void kmark_pending_show(struct kmark_instance *inst, struct seq_file *sf);
+void kmark_pending_drop(struct kmark_instance *inst);
 #ifdef CONFIG_MODULES
 struct kmark_marker *kmark_gone_marker(const char *name);
 /* kmark_module.c: a module's sites join or leave (the module notifier) */
@@ -272,22 +295,95 @@ int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
 			     void *data);
 
-/* kmark_record.c: the buffer, the recorder probe and its counters. */
-extern struct trace_buffer *kmark_buffer;
-extern bool kmark_tracing_on;
-extern unsigned long kmark_buffer_kb;
+/*
+ * An instance: one recording session with its own buffer, tracing_on,
+ * set_event, filters, readers and error_log. Instance 0 is kmark's top
+ * directory and always exists; the others are made and removed through
+ * instances/new and instances/remove (kmark_fs.c).
+ */
 
-int kmark_buffer_ensure(void);
-int kmark_buffer_resize(unsigned long kb);
-void kmark_buffer_clear(void);
+struct kmark_cpu_stats;
+struct kmark_stats_base;
+
+/**
+ * struct kmark_instance - a recording session
+ * @idx:	its slot, and its bit in kmark_marker.recording; 0: the top
+ * @live:	made and not removed
+ * @name:	its directory name under instances/ ("" for the top)
+ * @buffer:	its ring buffer, allocated on first use, freed at removal
+ * @tracing_on:	record or not (read locklessly on the recording path)
+ * @buffer_kb:	per-CPU buffer size in KiB
+ * @stats:	per-CPU written/dropped counters (see kmark_record.c)
+ * @stats_base:	where they stood at the last clear
+ * @readers:	open trace_pipe files (the batch is looked at only then)
+ * @read_wq:	blocked trace_pipe readers
+ * @read_delay_ms: settings of the batched wakeups
+ * @buffer_percent: ditto
+ * @batch:	KMARK_BATCH_* bits
+ * @batch_timer: read_delay_ms after a batch's first event
+ * @batch_work:	arms it from the recording path
+ * @users:	open files that hold the instance (readers): removal is
+ *		refused while there are any; under kmark_mutex
+ * @read_mutex:	serialises consumers of @buffer and @dropped_seen
+ * @dropped_seen: [nr_cpu_ids] drops already reported to readers
+ * @dir:	its directory (the top: kmark_top)
+ * @events:	its events/ directory
+ * @groups:	its events/GROUP/ directories
+ * @err_mutex:	protects @errs and @nr_errs
+ * @errs:	its error_log entries
+ * @nr_errs:	how many
+ *
+ * The slots are static and never freed, so the recording path may hold a
+ * pointer to one (a probe's data) across the instance's removal, which
+ * detaches its probes and waits for them before freeing @buffer.
+ * Everything else is set under kmark_mutex.
+ */
+struct kmark_instance {
+	unsigned int idx;
+	bool live;
+	char name[KMARK_INSTANCE_NAME_MAX];
+	struct trace_buffer *buffer;
+	bool tracing_on;
+	unsigned long buffer_kb;
+	struct kmark_cpu_stats __percpu *stats;
+	struct kmark_stats_base __percpu *stats_base;
+	atomic_t readers;
+	struct wait_queue_head read_wq;
+	unsigned int read_delay_ms;
+	unsigned int buffer_percent;
+	unsigned long batch;
+	struct hrtimer batch_timer;
+	struct irq_work batch_work;
+	unsigned int users;
+	struct mutex read_mutex;
+	unsigned long *dropped_seen;
+	struct kmark_dir dir;
+	struct kmark_dir events;
+	struct list_head groups;
+	struct mutex err_mutex;
+	struct list_head errs;
+	unsigned int nr_errs;
+};
+
+extern struct kmark_instance kmark_instances[KMARK_MAX_INSTANCES];
+#define kmark_top_inst	(&kmark_instances[0])
+
+/* kmark_record.c: the buffers, the recorder probe and its counters. */
+int kmark_instance_init(struct kmark_instance *inst);
+void kmark_instance_fini(struct kmark_instance *inst);
+int kmark_buffer_ensure(struct kmark_instance *inst);
+int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb);
+void kmark_buffer_clear(struct kmark_instance *inst);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
-struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit,
+struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
+				  size_t size, bool from_hit,
 				  struct ring_buffer_event **evp);
-void kmark_discard(struct ring_buffer_event *event);
-int kmark_record_text(struct kmark_marker *m, const char *text,
-		      unsigned int len);
-void kmark_commit(void);
-void kmark_count_drop(void);
+void kmark_discard(struct kmark_instance *inst,
+		   struct ring_buffer_event *event);
+int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
+		      const char *text, unsigned int len);
+void kmark_commit(struct kmark_instance *inst);
+void kmark_count_drop(const struct kmark_marker *m);
 /**
  * kmark_put_loc - point a string field at the text after a record's fixed part
  * @e:		the record
@@ -374,20 +470,15 @@ static __always_inline void kmark_record_fill(struct kmark_entry *e,
 	}
 }
 
-unsigned long kmark_written(int cpu);
-unsigned long kmark_dropped(int cpu);
+unsigned long kmark_written(struct kmark_instance *inst, int cpu);
+unsigned long kmark_dropped(struct kmark_instance *inst, int cpu);
 
 /* kmark_record.c: batched wakeups of trace_pipe readers. */
 #define KMARK_BATCH_STARTED	0	/* an event since the last drain */
 #define KMARK_BATCH_READY	1	/* the delay passed, or a watermark */
-extern atomic_t kmark_readers;
-extern struct wait_queue_head kmark_read_wq;
-extern unsigned int kmark_read_delay_ms;
-extern unsigned int kmark_buffer_percent;
-extern unsigned long kmark_batch;
-void kmark_batch_event(void);
-void kmark_batch_reset(void);
-void kmark_batch_start(void);
+void kmark_batch_event(struct kmark_instance *inst);
+void kmark_batch_reset(struct kmark_instance *inst);
+void kmark_batch_start(struct kmark_instance *inst);
 
 /* kmark_output.c */
 u64 kmark_field_value(const struct kmark_field *f, const void *rec);
@@ -411,20 +502,12 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m);
 void *kmark_markers_start(struct seq_file *m, loff_t *pos);
 void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
 void kmark_markers_stop(struct seq_file *m, void *v);
-void kmark_log_err(const char *cmd, unsigned int pos, const char *msg);
+void kmark_log_err(struct kmark_instance *inst, const char *cmd,
+		   unsigned int pos, const char *msg);
+void kmark_err_log_clear(struct kmark_instance *inst);
 int kmark_event_dir_create(struct kmark_marker *m);
 void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to);
 void kmark_event_dir_remove(struct kmark_marker *m);
-
-/*
- * kmark's directory in debugfs and (when the kernel has tracefs) in
- * tracefs: same files, same code. d[KMARK_TRACEFS] is NULL without tracefs.
- */
-enum { KMARK_DEBUGFS, KMARK_TRACEFS, KMARK_NR_FS };
-
-struct kmark_dir {
-	struct dentry *d[KMARK_NR_FS];
-};
 
 extern struct kmark_dir kmark_top;
 int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
@@ -437,7 +520,8 @@ void kmark_fs_remove(struct kmark_dir *dir);
 /* kmark_fs.c helpers for the other files' control files */
 int kmark_open_check(void);
 int kmark_simple_open(struct inode *inode, struct file *file);
-char *kmark_get_cmd(const char __user *ubuf, size_t cnt);
+char *kmark_get_cmd(struct kmark_instance *inst, const char __user *ubuf,
+		    size_t cnt);
 
 /* kmark_pid.c: set_event_pid, set_event_notrace_pid, options/event-fork */
 DECLARE_STATIC_KEY_FALSE(kmark_pid_filtering);
@@ -461,7 +545,8 @@ bool kmark_filter_match(const struct kmark_filter *flt,
 			const void *rec, unsigned int len);
 bool kmark_filter_needs_hdr(const struct kmark_filter *flt);
 const char *kmark_filter_text(const struct kmark_filter *flt);
-void kmark_filter_set(struct kmark_marker *m, struct kmark_filter *flt);
+void kmark_filter_set(struct kmark_marker *m, struct kmark_instance *inst,
+		      struct kmark_filter *flt);
 void kmark_filter_free(struct kmark_filter *flt);
 
 #ifdef CONFIG_KMARK_KPROBES
@@ -471,7 +556,8 @@ static inline void kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
 }
 #endif
-int kmark_set_event_apply(const char *buf, bool truncate, const char **err,
+int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
+			  bool truncate, const char **err,
 			  unsigned int *err_pos);
 
 #endif /* _KMARK_INTERNAL_H */

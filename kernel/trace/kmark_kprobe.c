@@ -177,40 +177,21 @@ static unsigned int kmark_kprobe_first_arg(const struct kmark_kprobe *tk)
  * at its field's offset and size), then the strings, as the event's layout
  * and format file say.
  */
-static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
-					const struct kmark_fetch_ctx *c,
-					unsigned long ip, unsigned long func)
+/* One record of a hit into instance @inst; the values were fetched once. */
+static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
+					    struct kmark_instance *inst,
+					    const u64 *vals, const int *slen,
+					    size_t size, unsigned long ip,
+					    unsigned long func)
 {
 	const struct kmark_layout *l = tk->marker.layout;
 	unsigned int first = kmark_kprobe_first_arg(tk), i;
-	u64 vals[KMARK_KPROBE_MAX_ARGS];
-	int slen[KMARK_KPROBE_MAX_ARGS];
 	struct ring_buffer_event *event;
 	const struct kmark_filter *flt;
-	size_t size = l->size;
 	struct kmark_entry *e;
 	u8 *dst;
 
-	if (kmark_pid_filtered_out(&tk->marker, NULL))
-		return;
-	for (i = 0; i < tk->nr_args; i++) {
-		const struct kmark_karg *a = &tk->args[i];
-		bool fault = false;
-
-		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) {
-			vals[i] = kmark_fetch_str_addr(a->fetch, c, &fault);
-			slen[i] = fault ? -EFAULT :
-				  kmark_strlen_nofault(vals[i],
-						       a->type == KMARK_T_USTRING);
-			size += (slen[i] < 0 ? sizeof(kmark_fault_str) - 1 :
-				 slen[i]) + 1;
-		} else {
-			vals[i] = kmark_fetch(a->fetch, c, a->type <= KMARK_T_X ?
-					      a->bits / 8 : 0, &fault);
-		}
-	}
-
-	e = kmark_reserve(tk->marker.id, size, false, &event);
+	e = kmark_reserve(inst, tk->marker.id, size, false, &event);
 	if (!e)
 		return;
 	put_unaligned(ip, (unsigned long *)((u8 *)e + l->fields[0].offset));
@@ -261,12 +242,47 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 		}
 	}
 	/* Its filter reads the record: kprobe handlers run preempt-off. */
-	flt = rcu_dereference_sched(tk->marker.filter);
+	flt = rcu_dereference_sched(tk->marker.filter[inst->idx]);
 	if (unlikely(flt) && !kmark_filter_match(flt, e, e, size)) {
-		kmark_discard(event);
+		kmark_discard(inst, event);
 		return;
 	}
-	kmark_commit();
+	kmark_commit(inst);
+}
+NOKPROBE_SYMBOL(kmark_kprobe_record_one);
+
+/* A hit: fetch the arguments once, record into each instance that wants it. */
+static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
+					const struct kmark_fetch_ctx *c,
+					unsigned long ip, unsigned long func)
+{
+	unsigned long mask = READ_ONCE(tk->marker.recording);
+	u64 vals[KMARK_KPROBE_MAX_ARGS];
+	int slen[KMARK_KPROBE_MAX_ARGS];
+	size_t size = tk->marker.layout->size;
+	unsigned int i;
+
+	if (!mask || kmark_pid_filtered_out(&tk->marker, NULL))
+		return;
+	for (i = 0; i < tk->nr_args; i++) {
+		const struct kmark_karg *a = &tk->args[i];
+		bool fault = false;
+
+		if (a->type == KMARK_T_STRING || a->type == KMARK_T_USTRING) {
+			vals[i] = kmark_fetch_str_addr(a->fetch, c, &fault);
+			slen[i] = fault ? -EFAULT :
+				  kmark_strlen_nofault(vals[i],
+						       a->type == KMARK_T_USTRING);
+			size += (slen[i] < 0 ? sizeof(kmark_fault_str) - 1 :
+				 slen[i]) + 1;
+		} else {
+			vals[i] = kmark_fetch(a->fetch, c, a->type <= KMARK_T_X ?
+					      a->bits / 8 : 0, &fault);
+		}
+	}
+	for_each_set_bit(i, &mask, KMARK_MAX_INSTANCES)
+		kmark_kprobe_record_one(tk, &kmark_instances[i], vals, slen,
+					size, ip, func);
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record);
 
@@ -367,7 +383,9 @@ void kmark_kprobe_free(struct kmark_kprobe *tk)
 		kfree(tk->args[i].text);
 	}
 	/* Freed after a grace period: no handler sees its filter any more. */
-	kmark_filter_free(rcu_dereference_protected(tk->marker.filter, 1));
+	for (i = 0; i < KMARK_MAX_INSTANCES; i++)
+		kmark_filter_free(rcu_dereference_protected(tk->marker.filter[i],
+							    1));
 	kmark_free_layout(tk->marker.layout);
 	kfree(tk->marker.name);
 	kfree(tk->marker.format);
@@ -1588,7 +1606,7 @@ undo:
 
 static void kmark_kprobe_log(const char *line, int err, unsigned int pos)
 {
-	kmark_log_err(line, pos, kmark_kprobe_err_text(err));
+	kmark_log_err(kmark_top_inst, line, pos, kmark_kprobe_err_text(err));
 }
 
 /*
@@ -1620,7 +1638,7 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 
 	if (cnt >= PAGE_SIZE) {
 		kpf->failed = true;
-		kmark_log_err("", 0, KMARK_ERR_TOO_LONG);
+		kmark_log_err(kmark_top_inst, "", 0, KMARK_ERR_TOO_LONG);
 		return -E2BIG;
 	}
 	buf = memdup_user_nul(ubuf, cnt);
@@ -1721,7 +1739,7 @@ static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
 		ret = kmark_kprobe_any_busy() ? -EBUSY : 0;
 		mutex_unlock(&kmark_mutex);
 		if (ret) {
-			kmark_log_err("> kprobe_events", 0,
+			kmark_log_err(kmark_top_inst, "> kprobe_events", 0,
 				      kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
 			kfree(kpf);
 			return ret;

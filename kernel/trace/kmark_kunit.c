@@ -547,20 +547,21 @@ static noinline void kmark_kunit_fire_abc(void)
 static const char *kmark_kunit_fail_name;
 
 /* kmark_set_recording() whose enabling fails for one marker. */
-static int kmark_kunit_set_recording(struct kmark_marker *m, bool on)
+static int kmark_kunit_set_recording(struct kmark_marker *m,
+				     struct kmark_instance *inst, bool on)
 {
 	int ret = 0;
 
 	if (on && !strcmp(m->name, kmark_kunit_fail_name))
 		return -ENOMEM;
-	if (m->recording == on)
+	if (!!(m->recording & BIT(inst->idx)) == on)
 		return 0;
 	if (on)
-		ret = __kmark_probe_register(m, kmark_record_probe, NULL);
+		ret = __kmark_probe_register(m, kmark_record_probe, inst);
 	else
-		__kmark_probe_unregister(m, kmark_record_probe, NULL);
+		__kmark_probe_unregister(m, kmark_record_probe, inst);
 	if (!ret)
-		m->recording = on;
+		m->recording ^= BIT(inst->idx);
 	return ret;
 }
 
@@ -583,12 +584,12 @@ static void kmark_test_set_event_rollback(struct kunit *test)
 
 	kmark_kunit_fire_abc();
 	/* a on before; the write adds b and c; c fails. */
-	KUNIT_ASSERT_EQ(test, kmark_set_event_apply("kmark_kunit_a", false,
+	KUNIT_ASSERT_EQ(test, kmark_set_event_apply(kmark_top_inst, "kmark_kunit_a", false,
 						    &err, &pos), 0);
 	kunit_activate_static_stub(test, kmark_set_recording,
 				   kmark_kunit_set_recording);
 	kmark_kunit_fail_name = "kmark_kunit_c";
-	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("kmark_kunit_b kmark_kunit_c",
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "kmark_kunit_b kmark_kunit_c",
 						    false, &err, &pos), -ENOMEM);
 	KUNIT_EXPECT_STREQ(test, err, "Out of memory");
 	KUNIT_EXPECT_TRUE_MSG(test, kmark_kunit_recording("kmark_kunit_a"),
@@ -599,14 +600,14 @@ static void kmark_test_set_event_rollback(struct kunit *test)
 
 	/* '>' that would turn a off and b on; b fails: a stays on. */
 	kmark_kunit_fail_name = "kmark_kunit_b";
-	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("kmark_kunit_b kmark_kunit_c",
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "kmark_kunit_b kmark_kunit_c",
 						    true, &err, &pos), -ENOMEM);
 	KUNIT_EXPECT_TRUE(test, kmark_kunit_recording("kmark_kunit_a"));
 	KUNIT_EXPECT_FALSE(test, kmark_kunit_recording("kmark_kunit_b"));
 	KUNIT_EXPECT_FALSE(test, kmark_kunit_recording("kmark_kunit_c"));
 	kunit_deactivate_static_stub(test, kmark_set_recording);
 
-	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("!kmark_kunit_a", false,
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "!kmark_kunit_a", false,
 						    &err, &pos), 0);
 	KUNIT_EXPECT_FALSE(test, kmark_kunit_recording("kmark_kunit_a"));
 }
@@ -806,19 +807,19 @@ static void kmark_test_rcu_not_watching(struct kunit *test)
 	unsigned int pos;
 	int cpu;
 
-	KUNIT_ASSERT_EQ(test, kmark_set_event_apply(name, false, &err, &pos), 0);
+	KUNIT_ASSERT_EQ(test, kmark_set_event_apply(kmark_top_inst, name, false, &err, &pos), 0);
 	KUNIT_ASSERT_EQ(test, kmark_probe_register(name, NULL, kmark_kunit_probe,
 						   &seen), 0);
 	migrate_disable();
 	cpu = smp_processor_id();
-	w0 = kmark_written(cpu);
-	d0 = kmark_dropped(cpu);
+	w0 = kmark_written(kmark_top_inst, cpu);
+	d0 = kmark_dropped(kmark_top_inst, cpu);
 	kunit_activate_static_stub(test, kmark_rcu_watching_kunit,
 				   kmark_kunit_rcu_not_watching);
 	kmark_kunit_fire(1, "unwatched");
 	kunit_deactivate_static_stub(test, kmark_rcu_watching_kunit);
-	w1 = kmark_written(cpu);
-	d1 = kmark_dropped(cpu);
+	w1 = kmark_written(kmark_top_inst, cpu);
+	d1 = kmark_dropped(kmark_top_inst, cpu);
 	migrate_enable();
 	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0, "a probe ran where RCU does not watch");
 	KUNIT_EXPECT_EQ(test, w1 - w0, 1UL);
@@ -826,17 +827,17 @@ static void kmark_test_rcu_not_watching(struct kunit *test)
 
 	migrate_disable();
 	cpu = smp_processor_id();
-	w0 = kmark_written(cpu);
-	d0 = kmark_dropped(cpu);
+	w0 = kmark_written(kmark_top_inst, cpu);
+	d0 = kmark_dropped(kmark_top_inst, cpu);
 	kmark_kunit_fire(2, "watched");
-	w1 = kmark_written(cpu);
-	d1 = kmark_dropped(cpu);
+	w1 = kmark_written(kmark_top_inst, cpu);
+	d1 = kmark_dropped(kmark_top_inst, cpu);
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
 	KUNIT_EXPECT_EQ(test, w1 - w0, 1UL);
 	KUNIT_EXPECT_EQ(test, d1 - d0, 0UL);
 	kmark_probe_unregister(name, kmark_kunit_probe, &seen);
-	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("!kmark_kunit_marker", false,
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "!kmark_kunit_marker", false,
 						    &err, &pos), 0);
 }
 
@@ -1079,7 +1080,7 @@ static void kmark_test_module_sites(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sync);
 	sync_sites = sync->nr_sites;
 	/* Named before the module comes: the token waits for it. */
-	KUNIT_ASSERT_EQ(test, kmark_set_event_apply("kmark_kunit_mod:kmark_kunit_m_two",
+	KUNIT_ASSERT_EQ(test, kmark_set_event_apply(kmark_top_inst, "kmark_kunit_mod:kmark_kunit_m_two",
 						    false, &err, &pos), 0);
 	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m_two"));
 
@@ -1129,7 +1130,7 @@ static void kmark_test_module_sites(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, two->id, id);
 	KUNIT_EXPECT_EQ(test, two->nr_sites, 2);
 	KUNIT_EXPECT_TRUE(test, two->recording);
-	KUNIT_EXPECT_EQ(test, kmark_set_event_apply("!kmark_kunit_mod:kmark_kunit_m_two",
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "!kmark_kunit_mod:kmark_kunit_m_two",
 						    false, &err, &pos), 0);
 	KUNIT_EXPECT_FALSE(test, two->recording);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[0].key));
@@ -1141,6 +1142,17 @@ static void kmark_test_module_sites(struct kunit *test)
 	kmark_module_coming(mod);
 	KUNIT_EXPECT_FALSE_MSG(test, two->recording,
 			       "'!module:name' left its token waiting");
+	kmark_module_going(mod);
+
+	/* A glob that names a waiting token drops it too. */
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "kmark_kunit_mod:kmark_kunit_m_zero",
+						    false, &err, &pos), 0);
+	KUNIT_EXPECT_EQ(test, kmark_set_event_apply(kmark_top_inst, "!kmark_kunit_mod:*",
+						    false, &err, &pos), 0);
+	mod = kmark_kunit_module(test);
+	kmark_module_coming(mod);
+	KUNIT_EXPECT_FALSE_MSG(test, zero->recording,
+			       "'!module:*' left a token of the module waiting");
 	kmark_module_going(mod);
 }
 #endif /* CONFIG_MODULES */

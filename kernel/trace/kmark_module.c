@@ -227,8 +227,9 @@ void kmark_module_going(struct module *mod)
 		if (kept || !m->module || strcmp(m->module, mod->name))
 			continue;
 		/* Its last site is gone: out of the namespace, kept. */
-		if (m->recording)
-			kmark_set_recording(m, false);
+		kmark_recording_off(m);
+		for (i = 0; i < KMARK_MAX_INSTANCES; i++)	/* as ftrace's */
+			kmark_filter_set(m, &kmark_instances[i], NULL);
 		kmark_event_dir_remove(m);
 		list_del(&m->list);
 		list_add_tail(&m->list, &kmark_gone);

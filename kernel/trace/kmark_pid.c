@@ -390,7 +390,7 @@ static ssize_t kmark_pid_write(struct file *file, const char __user *ubuf,
 
 	/* A failed write changes nothing, at close neither. */
 	pf->failed = true;
-	text = kmark_get_cmd(ubuf, cnt);
+	text = kmark_get_cmd(kmark_top_inst, ubuf, cnt);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
 	set = kvzalloc(sizeof(*set), GFP_KERNEL);
@@ -422,13 +422,13 @@ static ssize_t kmark_pid_write(struct file *file, const char __user *ubuf,
 		if (text[pos])
 			text[pos++] = '\0';
 		if (kstrtoint(text + start, 10, &pid) || pid < 0) {
-			kmark_log_err(text + start, 0,
+			kmark_log_err(kmark_top_inst, text + start, 0,
 				      "Not a pid: a number, 0 or more");
 			ret = -EINVAL;
 			break;
 		}
 		if (!kmark_pid_add(set, pid)) {
-			kmark_log_err(text + start, 0,
+			kmark_log_err(kmark_top_inst, text + start, 0,
 				      "Too many pids: at most 1024 a list");
 			ret = -ENOSPC;
 			break;
@@ -513,7 +513,7 @@ static ssize_t kmark_event_fork_write(struct file *file,
 
 	ret = kstrtobool_from_user(ubuf, cnt, &val);
 	if (ret) {
-		kmark_log_err("", 0, "options/event-fork takes 0 or 1");
+		kmark_log_err(kmark_top_inst, "", 0, "options/event-fork takes 0 or 1");
 		return ret;
 	}
 	mutex_lock(&kmark_mutex);

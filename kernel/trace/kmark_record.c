@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmark: the recorder. kmark_record_probe() is the probe set_event attaches
- * to markers; it writes one record per hit into kmark_buffer, the kernel's
- * per-CPU ring buffer (kernel/trace/ring_buffer.c) in overwrite mode.
+ * to markers, once per instance that records them (its data is the
+ * instance); it writes one record per hit into the instance's buffer, the
+ * kernel's per-CPU ring buffer (kernel/trace/ring_buffer.c) in overwrite
+ * mode.
  *
- * Accounting, per CPU, so that no loss is silent:
+ * Accounting, per instance and CPU, so that no loss is silent:
  *   written  hits recorded or attempted while tracing_on (our counter)
  *   dropped  hits that got no room: reserve failed (buffer being resized,
  *            event too big, nested too deep)
@@ -31,87 +33,137 @@
 
 #include "kmark_internal.h"
 
-/* Allocated on first use; then never freed. Set under kmark_mutex. */
-struct trace_buffer *kmark_buffer;
-/* tracing_on: read locklessly on the recording path. */
-bool kmark_tracing_on = true;
-/* Per-CPU buffer size in KiB (ftrace's default); under kmark_mutex. */
-unsigned long kmark_buffer_kb = 1408;
-
 /*
- * Per-CPU counters, only ever changed by their own CPU (local_t). Clearing
- * does not write them (a remote local_set() would race the owner's
- * local_inc()): it records where they stood in kmark_stats_base, under
- * kmark_mutex, and readers subtract.
+ * Per-CPU counters of an instance, only ever changed by their own CPU
+ * (local_t). Clearing does not write them (a remote local_set() would race
+ * the owner's local_inc()): it records where they stood in stats_base,
+ * under kmark_mutex, and readers subtract.
  */
 struct kmark_cpu_stats {
 	local_t written;
 	local_t dropped;
 };
 
-static DEFINE_PER_CPU(struct kmark_cpu_stats, kmark_stats);
-
 struct kmark_stats_base {
 	unsigned long written;
 	unsigned long dropped;
 };
 
-static DEFINE_PER_CPU(struct kmark_stats_base, kmark_stats_base);
+/* The instances' slots; never freed (see struct kmark_instance). */
+struct kmark_instance kmark_instances[KMARK_MAX_INSTANCES];
 
-unsigned long kmark_written(int cpu)
+unsigned long kmark_written(struct kmark_instance *inst, int cpu)
 {
-	return local_read(&per_cpu(kmark_stats, cpu).written) -
-	       READ_ONCE(per_cpu(kmark_stats_base, cpu).written);
+	return local_read(&per_cpu_ptr(inst->stats, cpu)->written) -
+	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->written);
 }
 
-unsigned long kmark_dropped(int cpu)
+unsigned long kmark_dropped(struct kmark_instance *inst, int cpu)
 {
-	return local_read(&per_cpu(kmark_stats, cpu).dropped) -
-	       READ_ONCE(per_cpu(kmark_stats_base, cpu).dropped);
+	return local_read(&per_cpu_ptr(inst->stats, cpu)->dropped) -
+	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->dropped);
 }
 
-int kmark_buffer_ensure(void)
+static enum hrtimer_restart kmark_batch_timeout(struct hrtimer *t);
+static void kmark_batch_irq_work(struct irq_work *w);
+
+/**
+ * kmark_instance_init - make an instance's slot ready (not its buffer)
+ * @inst:	the slot; its idx and name are set
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int kmark_instance_init(struct kmark_instance *inst)
+{
+	/* What kmark_instance_fini() undoes comes first. */
+	hrtimer_init(&inst->batch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	inst->batch_timer.function = kmark_batch_timeout;
+	init_irq_work(&inst->batch_work, kmark_batch_irq_work);
+	inst->stats = alloc_percpu(struct kmark_cpu_stats);
+	inst->stats_base = alloc_percpu(struct kmark_stats_base);
+	inst->dropped_seen = kcalloc(nr_cpu_ids, sizeof(*inst->dropped_seen),
+				     GFP_KERNEL);
+	if (!inst->stats || !inst->stats_base || !inst->dropped_seen) {
+		kmark_instance_fini(inst);
+		return -ENOMEM;
+	}
+	inst->tracing_on = true;
+	inst->buffer_kb = 1408;		/* ftrace's default */
+	inst->read_delay_ms = 50;
+	inst->buffer_percent = 50;
+	inst->batch = 0;
+	inst->users = 0;
+	atomic_set(&inst->readers, 0);
+	init_waitqueue_head(&inst->read_wq);
+	mutex_init(&inst->read_mutex);
+	mutex_init(&inst->err_mutex);
+	INIT_LIST_HEAD(&inst->errs);
+	INIT_LIST_HEAD(&inst->groups);
+	inst->nr_errs = 0;
+	return 0;
+}
+
+/*
+ * Free what kmark_instance_init() and use allocated. The caller made sure
+ * that no probe records into it any more and no file holds it.
+ */
+void kmark_instance_fini(struct kmark_instance *inst)
+{
+	hrtimer_cancel(&inst->batch_timer);
+	irq_work_sync(&inst->batch_work);
+	if (inst->buffer)
+		ring_buffer_free(inst->buffer);
+	inst->buffer = NULL;
+	free_percpu(inst->stats);
+	free_percpu(inst->stats_base);
+	kfree(inst->dropped_seen);
+	inst->stats = NULL;
+	inst->stats_base = NULL;
+	inst->dropped_seen = NULL;
+}
+
+int kmark_buffer_ensure(struct kmark_instance *inst)
 {
 	struct trace_buffer *b;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (kmark_buffer)
+	if (inst->buffer)
 		return 0;
-	b = ring_buffer_alloc(kmark_buffer_kb << 10, RB_FL_OVERWRITE);
+	b = ring_buffer_alloc(inst->buffer_kb << 10, RB_FL_OVERWRITE);
 	if (!b)
 		return -ENOMEM;
 	/* Pairs with READ_ONCE() in the recorder and readers. */
-	smp_store_release(&kmark_buffer, b);
+	smp_store_release(&inst->buffer, b);
 	return 0;
 }
 
-int kmark_buffer_resize(unsigned long kb)
+int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 {
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (kmark_buffer) {
-		ret = ring_buffer_resize(kmark_buffer, kb << 10,
+	if (inst->buffer) {
+		ret = ring_buffer_resize(inst->buffer, kb << 10,
 					 RING_BUFFER_ALL_CPUS);
 		if (ret < 0)
 			return ret;
 	}
-	kmark_buffer_kb = kb;
+	inst->buffer_kb = kb;
 	return 0;
 }
 
-void kmark_buffer_clear(void)
+void kmark_buffer_clear(struct kmark_instance *inst)
 {
 	int cpu;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (kmark_buffer) {
-		ring_buffer_reset(kmark_buffer);
-		kmark_batch_reset();	/* what was ready is gone */
+	if (inst->buffer) {
+		ring_buffer_reset(inst->buffer);
+		kmark_batch_reset(inst);	/* what was ready is gone */
 	}
 	for_each_possible_cpu(cpu) {
-		struct kmark_cpu_stats *st = per_cpu_ptr(&kmark_stats, cpu);
-		struct kmark_stats_base *b = per_cpu_ptr(&kmark_stats_base, cpu);
+		struct kmark_cpu_stats *st = per_cpu_ptr(inst->stats, cpu);
+		struct kmark_stats_base *b = per_cpu_ptr(inst->stats_base, cpu);
 
 		WRITE_ONCE(b->written, local_read(&st->written));
 		WRITE_ONCE(b->dropped, local_read(&st->dropped));
@@ -154,41 +206,52 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 
 /*
  * A hit that could not be recorded where it happened (RCU not watching):
- * counted as written and dropped, so that readers see the loss.
+ * counted as written and dropped in each instance that records @m, so
+ * that readers see the loss.
  */
-void notrace kmark_count_drop(void)
+void notrace kmark_count_drop(const struct kmark_marker *m)
 {
-	if (!READ_ONCE(kmark_tracing_on) || !READ_ONCE(kmark_buffer))
-		return;
-	local_inc(this_cpu_ptr(&kmark_stats.written));
-	local_inc(this_cpu_ptr(&kmark_stats.dropped));
+	unsigned long mask = READ_ONCE(m->recording);
+	unsigned int i;
+
+	for_each_set_bit(i, &mask, KMARK_MAX_INSTANCES) {
+		struct kmark_instance *inst = &kmark_instances[i];
+
+		if (!READ_ONCE(inst->tracing_on) || !READ_ONCE(inst->buffer))
+			continue;
+		local_inc(&this_cpu_ptr(inst->stats)->written);
+		local_inc(&this_cpu_ptr(inst->stats)->dropped);
+	}
 }
 NOKPROBE_SYMBOL(kmark_count_drop);
 
 /**
  * kmark_reserve - room for one record, with its head filled in
+ * @inst:	the instance whose buffer gets it
  * @id:		the event's marker id
  * @size:	bytes of the whole record, header included
  * @from_hit:	called under __kmark_hit() (its preemption level is not the
  *		site's)
+ * @evp:	if not NULL, gets the ring buffer's event (for kmark_discard())
  *
  * Counts the hit as written, or as dropped when there is no room.
  * Return: the record, to be finished with kmark_commit(); NULL when
  * tracing is off or there was no room.
  */
-struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit,
+struct kmark_entry *notrace kmark_reserve(struct kmark_instance *inst, u16 id,
+					  size_t size, bool from_hit,
 					  struct ring_buffer_event **evp)
 {
-	struct trace_buffer *buf = READ_ONCE(kmark_buffer);
+	struct trace_buffer *buf = READ_ONCE(inst->buffer);
 	struct ring_buffer_event *event;
 	struct kmark_entry *e;
 
-	if (!READ_ONCE(kmark_tracing_on) || unlikely(!buf))
+	if (!READ_ONCE(inst->tracing_on) || unlikely(!buf))
 		return NULL;
-	local_inc(this_cpu_ptr(&kmark_stats.written));
+	local_inc(&this_cpu_ptr(inst->stats)->written);
 	event = ring_buffer_lock_reserve(buf, size);
 	if (unlikely(!event)) {
-		local_inc(this_cpu_ptr(&kmark_stats.dropped));
+		local_inc(&this_cpu_ptr(inst->stats)->dropped);
 		return NULL;
 	}
 	e = ring_buffer_event_data(event);
@@ -204,10 +267,11 @@ NOKPROBE_SYMBOL(kmark_reserve);
  * Give back a reserved record its filter refused (kprobe events, whose
  * filter reads the record): not written, not in the buffer.
  */
-void notrace kmark_discard(struct ring_buffer_event *event)
+void notrace kmark_discard(struct kmark_instance *inst,
+			   struct ring_buffer_event *event)
 {
-	ring_buffer_discard_commit(kmark_buffer, event);
-	local_dec(this_cpu_ptr(&kmark_stats.written));
+	ring_buffer_discard_commit(inst->buffer, event);
+	local_dec(&this_cpu_ptr(inst->stats)->written);
 }
 NOKPROBE_SYMBOL(kmark_discard);
 
@@ -233,15 +297,17 @@ NOKPROBE_SYMBOL(kmark_hit_filter);
 
 /* Is a marker's hit filtered out? Without a filter, one load and a test. */
 static __always_inline bool kmark_hit_filtered_out(const struct kmark_marker *m,
+						   unsigned int idx,
 						   const void *args)
 {
-	const struct kmark_filter *flt = rcu_dereference_sched(m->filter);
+	const struct kmark_filter *flt = rcu_dereference_sched(m->filter[idx]);
 
 	return unlikely(flt) && kmark_hit_filter(m, flt, args);
 }
 
 /**
  * kmark_record_text - record a text as an event of one string field
+ * @inst:	the instance (its trace_marker was written)
  * @m:		the event (trace_marker's tracing_mark_write)
  * @text:	the text, NUL-terminated
  * @len:	its length
@@ -250,26 +316,26 @@ static __always_inline bool kmark_hit_filtered_out(const struct kmark_marker *m,
  * Return: 0 (also when the buffer was full: counted as dropped), or -EBADF
  * when tracing is off, as ftrace's trace_marker.
  */
-int kmark_record_text(struct kmark_marker *m, const char *text,
-		      unsigned int len)
+int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
+		      const char *text, unsigned int len)
 {
 	const struct kmark_layout *l = m->layout;
 	const char *args[1] = { text };
 	struct kmark_entry *e;
 	int ret = 0;
 
-	if (!READ_ONCE(kmark_tracing_on))
+	if (!READ_ONCE(inst->tracing_on))
 		return -EBADF;
 	preempt_disable_notrace();
 	if (!kmark_pid_filtered_out(m, NULL) &&
-	    !kmark_hit_filtered_out(m, args)) {
-		e = kmark_reserve(m->id, l->size + len + 1, true, NULL);
+	    !kmark_hit_filtered_out(m, inst->idx, args)) {
+		e = kmark_reserve(inst, m->id, l->size + len + 1, true, NULL);
 		if (e) {
 			memset(e + 1, 0, l->size - KMARK_HDR_SIZE);
 			kmark_put_str(e, &l->fields[0], (u8 *)e + l->size,
 				      text, len);
-			kmark_commit();
-		} else if (!READ_ONCE(kmark_tracing_on)) {
+			kmark_commit(inst);
+		} else if (!READ_ONCE(inst->tracing_on)) {
 			ret = -EBADF;
 		}
 	}
@@ -277,17 +343,17 @@ int kmark_record_text(struct kmark_marker *m, const char *text,
 	return ret;
 }
 
-void notrace kmark_commit(void)
+void notrace kmark_commit(struct kmark_instance *inst)
 {
-	ring_buffer_unlock_commit(kmark_buffer);
-	if (unlikely(atomic_read(&kmark_readers)))
-		kmark_batch_event();
+	ring_buffer_unlock_commit(inst->buffer);
+	if (unlikely(atomic_read(&inst->readers)))
+		kmark_batch_event(inst);
 }
 NOKPROBE_SYMBOL(kmark_commit);
 
 /**
  * kmark_record_probe - kmark's recorder, attached by set_event
- * @data:	unused
+ * @data:	the instance (struct kmark_instance) it records into
  * @m:		the marker that fired
  * @args:	the site's argument block: a record without its header
  *
@@ -297,19 +363,20 @@ NOKPROBE_SYMBOL(kmark_commit);
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 				const void *args)
 {
+	struct kmark_instance *inst = data;
 	struct kmark_strs strs __uninitialized;
 	struct kmark_entry *e;
 	size_t size;
 
-	if (!READ_ONCE(kmark_tracing_on) || kmark_pid_filtered_out(m, args) ||
-	    kmark_hit_filtered_out(m, args))
+	if (!READ_ONCE(inst->tracing_on) || kmark_pid_filtered_out(m, args) ||
+	    kmark_hit_filtered_out(m, inst->idx, args))
 		return;
 	size = kmark_record_size(m->layout, args, &strs);
-	e = kmark_reserve(m->id, size, true, NULL);
+	e = kmark_reserve(inst, m->id, size, true, NULL);
 	if (!e)
 		return;
 	kmark_record_fill(e, m->layout, args, &strs);
-	kmark_commit();
+	kmark_commit(inst);
 }
 NOKPROBE_SYMBOL(kmark_record_probe);
 
@@ -321,42 +388,38 @@ NOKPROBE_SYMBOL(kmark_record_probe);
  * system's trace its reader talking to itself: each wakeup is a context
  * switch, which sched_switch records, which wakes the reader.
  *
- * kmark_readers counts the open trace_pipe files; only while it is
+ * An instance's readers counts its open trace_pipe files; only while it is
  * non-zero does the recording path look at the batch. KMARK_BATCH_STARTED
  * is set by the first event of a batch (the timer is armed from irq_work:
  * the recording path may hold the runqueue lock), KMARK_BATCH_READY by the
  * timer or the watermark; a reader that drains the buffer clears both.
  */
-atomic_t kmark_readers;
-DECLARE_WAIT_QUEUE_HEAD(kmark_read_wq);
-/* The settings: written under kmark_mutex, read with READ_ONCE(). */
-unsigned int kmark_read_delay_ms = 50;
-unsigned int kmark_buffer_percent = 50;
-
-unsigned long kmark_batch;
-static struct hrtimer kmark_batch_timer;
-static struct irq_work kmark_batch_work;
-
 static enum hrtimer_restart kmark_batch_timeout(struct hrtimer *t)
 {
-	set_bit(KMARK_BATCH_READY, &kmark_batch);
-	wake_up_interruptible_all(&kmark_read_wq);
+	struct kmark_instance *inst =
+		container_of(t, struct kmark_instance, batch_timer);
+
+	set_bit(KMARK_BATCH_READY, &inst->batch);
+	wake_up_interruptible_all(&inst->read_wq);
 	return HRTIMER_NORESTART;
 }
 
-static void kmark_batch_arm(void)
+static void kmark_batch_arm(struct kmark_instance *inst)
 {
-	hrtimer_start(&kmark_batch_timer,
-		      ms_to_ktime(READ_ONCE(kmark_read_delay_ms)),
+	hrtimer_start(&inst->batch_timer,
+		      ms_to_ktime(READ_ONCE(inst->read_delay_ms)),
 		      HRTIMER_MODE_REL);
 }
 
 static void kmark_batch_irq_work(struct irq_work *w)
 {
-	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
-		wake_up_interruptible_all(&kmark_read_wq);
+	struct kmark_instance *inst =
+		container_of(w, struct kmark_instance, batch_work);
+
+	if (test_bit(KMARK_BATCH_READY, &inst->batch))
+		wake_up_interruptible_all(&inst->read_wq);
 	else
-		kmark_batch_arm();
+		kmark_batch_arm(inst);
 }
 
 /* Whether this CPU's buffer is buffer_percent full. */
@@ -373,20 +436,20 @@ static bool notrace kmark_batch_full(struct trace_buffer *b, int cpu,
  * The recording path, after a commit, while trace_pipe is open: start the
  * batch or mark it ready. Preemption is off (a probe, or kprobe context).
  */
-void notrace kmark_batch_event(void)
+void notrace kmark_batch_event(struct kmark_instance *inst)
 {
-	unsigned int pct = READ_ONCE(kmark_buffer_percent);
+	unsigned int pct = READ_ONCE(inst->buffer_percent);
 
-	if (test_bit(KMARK_BATCH_READY, &kmark_batch))
+	if (test_bit(KMARK_BATCH_READY, &inst->batch))
 		return;
-	if (!READ_ONCE(kmark_read_delay_ms) || !pct ||
-	    kmark_batch_full(kmark_buffer, smp_processor_id(), pct)) {
-		if (!test_and_set_bit(KMARK_BATCH_READY, &kmark_batch))
-			irq_work_queue(&kmark_batch_work);
+	if (!READ_ONCE(inst->read_delay_ms) || !pct ||
+	    kmark_batch_full(inst->buffer, smp_processor_id(), pct)) {
+		if (!test_and_set_bit(KMARK_BATCH_READY, &inst->batch))
+			irq_work_queue(&inst->batch_work);
 		return;
 	}
-	if (!test_and_set_bit(KMARK_BATCH_STARTED, &kmark_batch))
-		irq_work_queue(&kmark_batch_work);
+	if (!test_and_set_bit(KMARK_BATCH_STARTED, &inst->batch))
+		irq_work_queue(&inst->batch_work);
 }
 NOKPROBE_SYMBOL(kmark_batch_event);
 
@@ -394,39 +457,30 @@ NOKPROBE_SYMBOL(kmark_batch_event);
  * A reader found nothing to read: the next batch begins. If events came in
  * meanwhile (their first one saw the old batch), this one starts at once.
  */
-void kmark_batch_reset(void)
+void kmark_batch_reset(struct kmark_instance *inst)
 {
-	clear_bit(KMARK_BATCH_STARTED, &kmark_batch);
-	clear_bit(KMARK_BATCH_READY, &kmark_batch);
-	hrtimer_try_to_cancel(&kmark_batch_timer);
+	clear_bit(KMARK_BATCH_STARTED, &inst->batch);
+	clear_bit(KMARK_BATCH_READY, &inst->batch);
+	hrtimer_try_to_cancel(&inst->batch_timer);
 	/*
 	 * Order the clearing before looking at the buffer: an event committed
 	 * before it saw STARTED set and armed nothing, so it is found here.
 	 */
 	smp_mb__after_atomic();
-	if (READ_ONCE(kmark_buffer) && !ring_buffer_empty(kmark_buffer))
-		kmark_batch_start();
+	if (READ_ONCE(inst->buffer) && !ring_buffer_empty(inst->buffer))
+		kmark_batch_start(inst);
 }
 
 /* Start a batch for events already in the buffer (none started it). */
-void kmark_batch_start(void)
+void kmark_batch_start(struct kmark_instance *inst)
 {
-	if (!READ_ONCE(kmark_read_delay_ms) || !READ_ONCE(kmark_buffer_percent)) {
-		set_bit(KMARK_BATCH_READY, &kmark_batch);
-		wake_up_interruptible_all(&kmark_read_wq);
-	} else if (!test_and_set_bit(KMARK_BATCH_STARTED, &kmark_batch)) {
-		kmark_batch_arm();
+	if (!READ_ONCE(inst->read_delay_ms) || !READ_ONCE(inst->buffer_percent)) {
+		set_bit(KMARK_BATCH_READY, &inst->batch);
+		wake_up_interruptible_all(&inst->read_wq);
+	} else if (!test_and_set_bit(KMARK_BATCH_STARTED, &inst->batch)) {
+		kmark_batch_arm(inst);
 	}
 }
-
-static int __init kmark_batch_init(void)
-{
-	hrtimer_init(&kmark_batch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	kmark_batch_timer.function = kmark_batch_timeout;
-	init_irq_work(&kmark_batch_work, kmark_batch_irq_work);
-	return 0;
-}
-early_initcall(kmark_batch_init);
 
 #ifndef CONFIG_TRACING
 /*

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
-plan 23
+plan 25
 reset_kmark
 echo > $K/kprobe_events
 fault_setup
@@ -51,6 +51,11 @@ sweep "options/event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
 sweep "tracing_on" -s t:tracing_on:1 trunc $K/tracing_on 0
 sweep "read_delay_ms" -s t:read_delay_ms:50 trunc $K/read_delay_ms 20
+sweep "instances/new makes an instance" -s t:instances/remove:fi \
+	trunc $K/instances/new fi
+sweep "an instance's set_event" -s t:instances/new:fi -s t:instances/fi/set_event: \
+	write $K/instances/fi/set_event 'sched_switch sys_sync'
+echo fi > $K/instances/remove
 echo 1 > $K/tracing_on
 echo 1408 > $K/buffer_size_kb
 echo 50 > $K/read_delay_ms

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: the kmark tool on a real kernel: enable (marker, kprobe fallback, refusals), stream, probe errors, record/report counts, reset; markers in a module (the in-tree sample): list's MODULE column, 'MODULE:*', a MODULE:NAME that waits for modprobe, a kprobe on MOD:SYM
+# description: the kmark tool on a real kernel: enable (marker, kprobe fallback, refusals), stream, probe errors, record/report counts, reset; instances (kmark instance new/list/remove, kmark -B NAME enable/list/stream); markers in a module (the in-tree sample): list's MODULE column, 'MODULE:*', a MODULE:NAME that waits for modprobe, a kprobe on MOD:SYM
 . /tests/lib.sh
-plan 48
+plan 56
 reset_kmark
 echo > $K/kprobe_events
 
@@ -75,6 +75,37 @@ kmark reset
 expect_eq "kmark reset: nothing enabled" "$(cat $K/set_event)" ""
 expect_eq "kmark reset: no kprobe events" "$(cat $K/kprobe_events)" ""
 expect_eq "kmark reset: tracing on" "$(cat $K/tracing_on)" "1"
+reset_kmark
+
+# Instances: kmark instance new/list/remove, kmark -B NAME.
+I=$K/instances
+echo s1 > $I/remove 2>/dev/null
+out=$(kmark instance new s1 2>&1); rc=$?
+expect_eq "kmark instance new s1: exit 0, nothing said, instances/s1 made" \
+	"$rc $out $(test -d $I/s1 && echo made)" "0  made"
+kmark -B s1 enable sys_sync > /tmp/ki.out 2>&1
+diag "$(cat /tmp/ki.out)"
+expect_eq "kmark -B s1 enable sys_sync: in s1's set_event, not the top's" \
+	"$(cat $I/s1/set_event) /$(cat $K/set_event)" "sys_sync /"
+check "kmark -B s1 list: enabled in s1, disabled at the top" sh -c \
+	"kmark -B s1 list sys_sync | grep -qE '^sys_sync +- +marker +enabled ' && kmark list sys_sync | grep -qE '^sys_sync +- +marker +disabled '"
+echo > $K/trace
+sync
+kmark -B s1 stream -n 1 -t 5 > /tmp/ki.out 2>&1
+diag "$(cat /tmp/ki.out)"
+expect_eq "kmark -B s1 stream -n 1: the sys_sync event from s1's buffer" \
+	"$(grep -c ' sys_sync:' /tmp/ki.out)" "1"
+expect_eq "and none in the top's trace" "$(grep -c ' sys_sync:' $K/trace)" "0"
+check "kmark instance list shows s1" sh -c "kmark instance list | grep -qx s1"
+kmark -B s1 reset
+out=$(kmark instance remove s1 2>&1); rc=$?
+diag "$out"
+expect_eq "kmark instance remove s1: exit 0, s1 gone (directory, list)" \
+	"$rc $(test -d $I/s1 && echo still there) $(kmark instance list | grep -cx s1)" "0  0"
+out=$(kmark -B s1 list 2>&1); rc=$?
+diag "$out"
+expect_eq "kmark -B s1 on the removed instance: exit 5, suggests 'kmark instance new s1'" \
+	"$rc $(echo "$out" | grep -c "create it with 'kmark instance new s1'")" "5 1"
 reset_kmark
 
 # Markers in a module: the in-tree sample (samples/kmark, CONFIG_SAMPLE_KMARK=m,

@@ -5,7 +5,7 @@
 #include "kmark.h"
 
 const char *const usage_disable =
-	"usage: kmark disable NAME|MODULE:NAME|GLOB...\n"
+	"usage: kmark disable [-B NAME] NAME|MODULE:NAME|GLOB...\n"
 	"\n"
 	"Disable events by appending '!NAME' to set_event. Names take the\n"
 	"forms 'kmark enable' takes ('MODULE:NAME', globs such as 'mydrv:*');\n"
@@ -14,20 +14,27 @@ const char *const usage_disable =
 	"event that 'kmark enable MODULE:SYM'\n"
 	"defined is disabled as 'kprobes/SYM'. Kprobe event definitions are\n"
 	"kept (use 'kmark reset' to remove them).\n"
+	"With -B NAME, the names are disabled in instance NAME's set_event\n"
+	"only; other instances and the top keep theirs.\n"
 	"\n"
 	"Options:\n"
-	"  -h, --help      show this help\n";
+	KM_HELP_INSTANCE
+	"  -h, --help             show this help\n";
 
 int cmd_disable(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, i, ret = KM_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:h", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'B':
+			set_instance("disable", optarg);
+			break;
 		case 'h':
 			print_usage(find_cmd("disable"), stdout);
 			return KM_EXIT_OK;
@@ -37,6 +44,7 @@ int cmd_disable(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage_error("disable", "no event name given");
+	ctl_dir();	/* -B NAME: exit 5 when there is no such instance */
 	for (i = optind; i < argc; i++) {
 		int r = disable_event(argv[i]);
 

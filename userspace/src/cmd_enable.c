@@ -5,7 +5,7 @@
 #include "kmark.h"
 
 const char *const usage_enable =
-	"usage: kmark enable [--no-fallback] NAME|MODULE:NAME|GLOB...\n"
+	"usage: kmark enable [-B NAME] [--no-fallback] NAME|MODULE:NAME|GLOB...\n"
 	"\n"
 	"Enable markers or kprobe events by appending their names to\n"
 	"set_event. A module's marker may be named 'MODULE:NAME', with globs\n"
@@ -23,11 +23,16 @@ const char *const usage_enable =
 	"again when the module reloads) and enables it. Otherwise it explains\n"
 	"why, and suggests up to 3 marker names close to NAME.\n"
 	"\n"
+	"With -B NAME, the names go to instance NAME's set_event; a kprobe\n"
+	"fallback still defines its event in the top kprobe_events (kprobe\n"
+	"events are defined for all instances) and enables it in NAME only.\n"
+	"\n"
 	"Options:\n"
-	"  -n, --no-fallback   never define kprobe events\n"
-	"  -q, --quiet         do not report kprobe fallbacks or names that\n"
-	"                      wait for their module\n"
-	"  -h, --help          show this help\n";
+	"  -n, --no-fallback      never define kprobe events\n"
+	"  -q, --quiet            do not report kprobe fallbacks or names\n"
+	"                         that wait for their module\n"
+	KM_HELP_INSTANCE
+	"  -h, --help             show this help\n";
 
 int cmd_enable(int argc, char **argv)
 {
@@ -35,18 +40,22 @@ int cmd_enable(int argc, char **argv)
 		{ "no-fallback", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct enable_opts o = { 0 };
 	int opt, i, ret = KM_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "nqh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:nqh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			o.no_fallback = true;
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'B':
+			set_instance("enable", optarg);
 			break;
 		case 'h':
 			print_usage(find_cmd("enable"), stdout);
@@ -57,6 +66,7 @@ int cmd_enable(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage_error("enable", "no event name given");
+	ctl_dir();	/* -B NAME: exit 5 when there is no such instance */
 	for (i = optind; i < argc; i++) {
 		int r = enable_event(argv[i], &o, NULL);
 

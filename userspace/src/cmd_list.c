@@ -8,7 +8,7 @@
 #include "kmark.h"
 
 const char *const usage_list =
-	"usage: kmark list [-e] [GLOB]\n"
+	"usage: kmark list [-B NAME] [-e] [GLOB]\n"
 	"\n"
 	"List markers and kprobe events with their module, type, state and\n"
 	"fields, from available_markers and set_event. MODULE is the module\n"
@@ -21,9 +21,14 @@ const char *const usage_list =
 	"'MODULE:NAME' with a pattern in both parts ('mydrv:*', '*:sched_*';\n"
 	"the kernel's markers and kprobe events are 'vmlinux:NAME').\n"
 	"\n"
+	"With -B NAME, STATE is the one in instance NAME's set_event (the\n"
+	"events themselves are the top's available_markers: every instance\n"
+	"has them all).\n"
+	"\n"
 	"Options:\n"
-	"  -e, --enabled   list enabled and pending events only\n"
-	"  -h, --help      show this help\n";
+	"  -e, --enabled          list enabled and pending events only\n"
+	KM_HELP_INSTANCE
+	"  -h, --help             show this help\n";
 
 struct listing {
 	struct marker_list ml;
@@ -154,15 +159,19 @@ int cmd_list(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "enabled", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct listing l = { 0 };
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "eh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:eh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			l.only_enabled = true;
+			break;
+		case 'B':
+			set_instance("list", optarg);
 			break;
 		case 'h':
 			print_usage(find_cmd("list"), stdout);
@@ -176,6 +185,7 @@ int cmd_list(int argc, char **argv)
 	if (optind < argc)
 		l.glob = argv[optind];
 
+	ctl_dir();	/* -B NAME: exit 5 when there is no such instance */
 	load(&l);
 	list_events(&l);
 	list_waiting(&l);

@@ -16,6 +16,9 @@ const char *const usage_probe =
 	"  kmark probe 'r:myret do_sys_openat2 ret=$retval'\n"
 	"When the kernel rejects it, the error and the last error_log entry\n"
 	"(which points at the offending token) are printed.\n"
+	"Kprobe events are defined at the top, for every instance: -B makes\n"
+	"no difference here; enable the event in an instance with\n"
+	"'kmark -B NAME enable EVENT'.\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help      show this help\n";
@@ -51,7 +54,7 @@ int cmd_probe(int argc, char **argv)
 	if (err) {
 		info("cannot add probe '%s': %s", argv[optind],
 		     ctl_strerror(err));
-		print_error_log();
+		print_error_log("kprobe_events");
 		return KM_EXIT_ERROR;
 	}
 	return KM_EXIT_OK;

@@ -13,7 +13,7 @@
 #include "tparse.h"
 
 const char *const usage_record =
-	"usage: kmark record -o FILE [-F text|dat] [-t SECONDS] [-k] [--no-fallback] EVENT...\n"
+	"usage: kmark record [-B NAME] -o FILE [-F text|dat] [-t SECONDS] [-k] [--no-fallback] EVENT...\n"
 	"\n"
 	"Enable EVENTs (like 'kmark enable', kprobe fallback included), clear\n"
 	"the trace buffer, set tracing_on to 1, and record for SECONDS, or\n"
@@ -35,6 +35,10 @@ const char *const usage_record =
 	"dat reads each CPU's pages as they fill and drains them at the end.\n"
 	"A write error on FILE stops the recording (exit 1). Analyse FILE with\n"
 	"'kmark report' (either format).\n"
+	"With -B NAME, everything happens in instance NAME: its set_event,\n"
+	"trace, tracing_on, trace_pipe and per_cpu/ (kprobe fallbacks are\n"
+	"defined in the top kprobe_events; a trace.dat takes the formats from\n"
+	"the top events/, which all instances share).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE      file to write (required)\n"
@@ -42,6 +46,7 @@ const char *const usage_record =
 	"  -t, --time SECONDS     record for SECONDS (default: until Ctrl-C)\n"
 	"  -k, --keep             keep the buffer's events and tracing_on\n"
 	"  -n, --no-fallback      never define kprobe events\n"
+	KM_HELP_INSTANCE
 	"  -h, --help             show this help\n";
 
 /*
@@ -97,12 +102,12 @@ static int dat_header(struct ef_header *h)
 
 	if (!hp) {
 		info("cannot read %s/events/header_page: %s (this kernel's kmark cannot give a trace.dat; record text with -F text)",
-		     ctl_dir(), strerror(errno));
+		     ctl_top_dir(), strerror(errno));
 		return KM_EXIT_ERROR;
 	}
 	if (ef_parse_header_page(hp, h)) {
 		info("%s/events/header_page: no usable commit and data fields",
-		     ctl_dir());
+		     ctl_top_dir());
 		free(hp);
 		return KM_EXIT_ERROR;
 	}
@@ -126,6 +131,7 @@ int cmd_record(int argc, char **argv)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "no-fallback", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct enable_opts eo = { 0 };
@@ -140,7 +146,7 @@ int cmd_record(int argc, char **argv)
 	bool dat, keep = false;
 	char *path;
 
-	while ((opt = getopt_long(argc, argv, "o:F:t:knh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:o:F:t:knh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			file = optarg;
@@ -163,6 +169,9 @@ int cmd_record(int argc, char **argv)
 		case 'n':
 			eo.no_fallback = true;
 			break;
+		case 'B':
+			set_instance("record", optarg);
+			break;
 		case 'h':
 			print_usage(find_cmd("record"), stdout);
 			return KM_EXIT_OK;
@@ -175,6 +184,7 @@ int cmd_record(int argc, char **argv)
 	if (optind >= argc)
 		usage_error("record", "no event given");
 
+	ctl_dir();	/* -B NAME: exit 5 when there is no such instance */
 	dat = format ? !strcmp(format, "dat") : has_suffix(file, ".dat");
 	if (dat) {
 		ret = dat_header(&hdr);
@@ -255,7 +265,7 @@ int cmd_record(int argc, char **argv)
 		if (r.started && !ret) {
 			char msg[512];
 
-			if (dat_write(ctl_dir(), dat_fd, rc.out, rc.ncpus, &di,
+			if (dat_write(ctl_top_dir(), dat_fd, rc.out, rc.ncpus, &di,
 				      msg, sizeof(msg))) {
 				info("cannot write %s: %s", file, msg);
 				ret = KM_EXIT_ERROR;

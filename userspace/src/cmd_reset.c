@@ -8,19 +8,25 @@
 #include "strlist.h"
 
 const char *const usage_reset =
-	"usage: kmark reset\n"
+	"usage: kmark reset [-B NAME]\n"
 	"\n"
 	"Turn everything off and start afresh: disable all events (truncate\n"
 	"set_event), remove all kprobe events (truncate kprobe_events), clear\n"
 	"the trace buffer (truncate trace) and set tracing_on to 1.\n"
+	"With -B NAME, in instance NAME only: its set_event, trace and\n"
+	"tracing_on. Kprobe events are then kept: they are defined for every\n"
+	"instance, and other sessions may use them. Instances themselves are\n"
+	"never removed ('kmark instance remove NAME').\n"
 	"\n"
 	"Options:\n"
-	"  -h, --help      show this help\n";
+	KM_HELP_INSTANCE
+	"  -h, --help             show this help\n";
 
 int cmd_reset(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const clear[] = {
@@ -31,8 +37,11 @@ int cmd_reset(int argc, char **argv)
 	int opt, err, ret = KM_EXIT_OK;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:h", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'B':
+			set_instance("reset", optarg);
+			break;
 		case 'h':
 			print_usage(find_cmd("reset"), stdout);
 			return KM_EXIT_OK;
@@ -45,10 +54,13 @@ int cmd_reset(int argc, char **argv)
 
 	ctl_dir();
 	for (i = 0; i < ARRAY_SIZE(clear); i++) {
+		/* kprobe events are shared by every instance: keep them */
+		if (instance_name() && !strcmp(clear[i], "kprobe_events"))
+			continue;
 		err = ctl_clear(clear[i]);
 		if (err) {
 			info("cannot clear %s: %s", clear[i], ctl_strerror(err));
-			print_error_log();
+			print_error_log(clear[i]);
 			ret = KM_EXIT_ERROR;
 		}
 	}

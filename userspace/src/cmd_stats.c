@@ -13,13 +13,15 @@
 #include "tparse.h"
 
 const char *const usage_stats =
-	"usage: kmark stats\n"
+	"usage: kmark stats [-B NAME]\n"
 	"\n"
 	"Print the per-CPU ring buffer statistics (per_cpu/cpuN/stats, all\n"
 	"CPUs found) as a table, plus tracing_on and buffer_size_kb.\n"
+	"With -B NAME, those of instance NAME (its own buffer).\n"
 	"\n"
 	"Options:\n"
-	"  -h, --help      show this help\n";
+	KM_HELP_INSTANCE
+	"  -h, --help             show this help\n";
 
 static const struct {
 	const char *key;
@@ -80,6 +82,7 @@ int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cpu_stats *cpus = NULL;
@@ -89,8 +92,11 @@ int cmd_stats(int argc, char **argv)
 	DIR *d;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:h", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'B':
+			set_instance("stats", optarg);
+			break;
 		case 'h':
 			print_usage(find_cmd("stats"), stdout);
 			return KM_EXIT_OK;

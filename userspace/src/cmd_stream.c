@@ -11,7 +11,7 @@
 #include "tparse.h"
 
 const char *const usage_stream =
-	"usage: kmark stream [-p PID] [-c COMM] [-n COUNT] [-t SECONDS] [--pretty]\n"
+	"usage: kmark stream [-B NAME] [-p PID] [-c COMM] [-n COUNT] [-t SECONDS] [--pretty]\n"
 	"\n"
 	"Print events from trace_pipe as they arrive (consuming them). Lines\n"
 	"are filtered on the task column and, for sched_switch, also on the\n"
@@ -32,6 +32,8 @@ const char *const usage_stream =
 	"  -t, --time SECONDS      stop after SECONDS (may be fractional)\n"
 	"  -P, --pretty            sched_switch as\n"
 	"                          '[  12.345678] CPU1: bash (123) switching to sh (45)'\n"
+	"  -B, --instance NAME     read instance NAME's trace_pipe (see\n"
+	"                          'kmark --help')\n"
 	"  -h, --help              show this help\n";
 
 struct stream_state {
@@ -91,6 +93,7 @@ int cmd_stream(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		KM_OPT_INSTANCE,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stream_state s = { 0 };
@@ -99,7 +102,7 @@ int cmd_stream(int argc, char **argv)
 	char *path;
 	int opt, fd, err;
 
-	while ((opt = getopt_long(argc, argv, "p:c:n:t:Ph", opts,
+	while ((opt = getopt_long(argc, argv, "B:p:c:n:t:Ph", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p':
@@ -123,6 +126,9 @@ int cmd_stream(int argc, char **argv)
 			break;
 		case 'P':
 			s.pretty = true;
+			break;
+		case 'B':
+			set_instance("stream", optarg);
 			break;
 		case 'h':
 			print_usage(find_cmd("stream"), stdout);

@@ -472,3 +472,48 @@ const char *kv_get(const struct kv *kv, size_t n, const char *key)
 			return kv[i].val;
 	return NULL;
 }
+
+bool ctl_top_only(const char *name)
+{
+	static const char *const top[] = {
+		"available_markers", "README", "kprobe_events",
+		"set_event_pid", "set_event_notrace_pid", "options",
+		"instances",
+	};
+	const char *slash = strchr(name, '/'), *last;
+	size_t first = slash ? (size_t)(slash - name) : strlen(name), i;
+
+	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (strlen(top[i]) == first && !strncmp(name, top[i], first))
+			return true;
+	if (first != 6 || strncmp(name, "events", 6))
+		return false;
+	/* events/: the formats are the top's, the filters each instance's */
+	last = strrchr(name, '/');
+	return !last || strcmp(last + 1, "filter");
+}
+
+#define INSTANCE_NAME_MAX 32	/* with the NUL, as the kernel's */
+
+const char *instance_name_err(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return "an instance needs a name";
+	if (strlen(name) >= INSTANCE_NAME_MAX)
+		return "instance name too long (at most 31 characters)";
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' &&
+		    *p != '.')
+			return "instance names take letters, digits, '_', '-' and '.'";
+	if (!instance_dirent(name))
+		return "reserved name";
+	return NULL;
+}
+
+bool instance_dirent(const char *name)
+{
+	return strcmp(name, "new") && strcmp(name, "remove") &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}

@@ -105,4 +105,23 @@ struct kv {
 size_t stats_parse(const char *buf, struct kv *out, size_t max);
 const char *kv_get(const struct kv *kv, size_t n, const char *key);
 
+/*
+ * Instances (kmark -B NAME): whether the control file @name (relative to
+ * the control directory, e.g. "set_event", "events/sched_switch/format")
+ * exists only in the top directory, shared by every instance:
+ * available_markers, README, kprobe_events, set_event_pid,
+ * set_event_notrace_pid, options/, instances/ and everything under
+ * events/ except the filters (header_page, header_event, format, id).
+ * Everything else (tracing_on, set_event, trace, trace_pipe, per_cpu/,
+ * error_log, buffer_size_kb, events/.../filter, ...) is per instance.
+ */
+bool ctl_top_only(const char *name);
+/*
+ * NULL if @name is a valid instance name (the kernel's rule: 1 to 31 of
+ * [A-Za-z0-9_.-], not "new", "remove", "." or ".."), else why not.
+ */
+const char *instance_name_err(const char *name);
+/* the instance names in a listing of instances/: not new/remove/./.. */
+bool instance_dirent(const char *name);
+
 #endif

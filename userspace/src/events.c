@@ -41,7 +41,7 @@ static char *blacklist_path(void)
 	if (env && *env)
 		return xstrdup(env);
 	/* <debugfs>/kmark -> <debugfs>/kprobes/blacklist */
-	d = xstrdup(ctl_dir());
+	d = xstrdup(ctl_top_dir());
 	l = strlen(d);
 	while (l > 1 && d[l - 1] == '/')
 		d[--l] = '\0';
@@ -110,7 +110,7 @@ void events_cleanup(void)
 static int write_failed(const char *file, const char *what, int err)
 {
 	info("cannot write '%s' to %s: %s", what, file, ctl_strerror(err));
-	print_error_log();
+	print_error_log(file);
 	return KM_EXIT_ERROR;
 }
 

@@ -28,6 +28,7 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "summarise a recorded trace", &usage_report },
 	{ "stats", cmd_stats, "show ring buffer statistics", &usage_stats },
 	{ "reset", cmd_reset, "disable everything, clear the buffer", &usage_reset },
+	{ "instance", cmd_instance, "create, remove, list instances (-B)", &usage_instance },
 	{ "help", cmd_help, "show help for a command", &usage_help },
 };
 
@@ -40,13 +41,15 @@ static const char *const exit_codes =
 	"  1  error (I/O error, e.g. writing the output; the kernel rejected a write)\n"
 	"  2  usage error (bad option or argument)\n"
 	"  3  control directory not found (debugfs/kmark unavailable)\n"
-	"  4  no such event, and no kprobe fallback possible\n";
+	"  4  no such event, and no kprobe fallback possible\n"
+	"  5  no such instance (-B NAME, 'kmark instance remove'), or the\n"
+	"     kernel has no instances\n";
 
 static void print_main_usage(FILE *out)
 {
 	size_t i;
 
-	fputs("usage: kmark [-d DIR] COMMAND [ARGS...]\n"
+	fputs("usage: kmark [-d DIR] [-B NAME] COMMAND [ARGS...]\n"
 	      "\n"
 	      "Control the kmark kernel tracer (static markers and kprobe events).\n"
 	      "\n"
@@ -54,6 +57,16 @@ static void print_main_usage(FILE *out)
 	      "  -d, --dir DIR   kmark control directory (default: $KMARK_DIR,\n"
 	      "                  else <tracefs mount>/kmark if there,\n"
 	      "                  else <debugfs mount>/kmark)\n"
+	      "  -B, --instance NAME\n"
+	      "                  work in instance NAME (trace-cmd's -B): the\n"
+	      "                  per-instance files (set_event, tracing_on,\n"
+	      "                  trace, trace_pipe, per_cpu/, buffer_size_kb,\n"
+	      "                  error_log, filters) are those of DIR/instances/NAME/;\n"
+	      "                  available_markers, kprobe_events and the event\n"
+	      "                  formats stay DIR's, shared by all instances.\n"
+	      "                  Also accepted after the command name (list,\n"
+	      "                  enable, disable, stream, record, stats, reset).\n"
+	      "                  Create instances with 'kmark instance new NAME'.\n"
 	      "  -h, --help      show this help\n"
 	      "  -V, --version   show the version\n"
 	      "\n"
@@ -121,6 +134,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'd' },
+		{ "instance", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -129,10 +143,13 @@ int main(int argc, char **argv)
 	int opt;
 
 	/* "+": stop at the command name, its options are its own */
-	while ((opt = getopt_long(argc, argv, "+d:hV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+d:B:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			set_ctl_dir(optarg);
+			break;
+		case 'B':
+			set_instance(NULL, optarg);
 			break;
 		case 'h':
 			print_main_usage(stdout);

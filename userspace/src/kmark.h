@@ -15,6 +15,7 @@
 #define KM_EXIT_USAGE		2	/* bad command line */
 #define KM_EXIT_NODIR		3	/* control directory not found */
 #define KM_EXIT_NOEVENT		4	/* no such event, fallback refused */
+#define KM_EXIT_NOINST		5	/* no such instance (-B NAME) */
 
 struct cmd {
 	const char *name;
@@ -22,6 +23,14 @@ struct cmd {
 	const char *summary;
 	const char *const *usage;	/* full usage text, with options */
 };
+
+/*
+ * -B, --instance NAME after the command name, in the options of every
+ * command that uses per-instance files (as "kmark -B NAME COMMAND")
+ */
+#define KM_OPT_INSTANCE	{ "instance", required_argument, NULL, 'B' }
+#define KM_HELP_INSTANCE \
+	"  -B, --instance NAME    work in instance NAME (see 'kmark --help')\n"
 
 /* subcommands */
 int cmd_list(int argc, char **argv);
@@ -33,11 +42,12 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_instance(int argc, char **argv);
 
 extern const char *const usage_list, *const usage_enable,
 	*const usage_disable, *const usage_probe, *const usage_stream,
 	*const usage_record, *const usage_report, *const usage_stats,
-	*const usage_reset;
+	*const usage_reset, *const usage_instance;
 
 /* kmark.c */
 const struct cmd *find_cmd(const char *name);
@@ -69,11 +79,26 @@ __attribute__((noreturn))
 void die_output(void);			/* report the error, exit 1 */
 
 void set_ctl_dir(const char *dir);
-/* resolve the control directory (exit 3 when impossible) */
+/*
+ * -B NAME: per-instance files are read and written under
+ * <top>/instances/NAME/ (the top-only ones stay at the top, see
+ * ctl_top_only()). A bad name is a usage error (exit 2); cmd names the
+ * command for the hint (NULL: global option).
+ */
+void set_instance(const char *cmd, const char *name);
+const char *instance_name(void);	/* NULL: the top instance */
 /* Where the first file system of @fstype is mounted (malloc'd), or NULL. */
 char *mount_point(const char *fstype);
+/* resolve kmark's top control directory (exit 3 when impossible) */
+const char *ctl_top_dir(void);
+/*
+ * the directory of the per-instance files: the top one, or with -B
+ * <top>/instances/NAME (exit 5 when it does not exist)
+ */
 const char *ctl_dir(void);
-/* malloc'ed "<ctl_dir>/<name>" */
+/* the directory that holds control file @name: ctl_top_dir or ctl_dir */
+const char *ctl_dir_of(const char *name);
+/* malloc'ed "<ctl_dir_of(name)>/<name>" */
 char *ctl_path(const char *name);
 /* whole file, NUL-terminated; NULL with errno set on error */
 char *read_file(const char *path, size_t *len);
@@ -89,8 +114,12 @@ int ctl_clear(const char *name);	/* like "echo > name" */
 #define KM_EWRITE0	(-0x10000)	/* not an errno value */
 /* message for a ctl_write()/ctl_clear() result: strerror() or KM_EWRITE0 */
 const char *ctl_strerror(int err);
-/* print the last error_log entry to stderr, if any */
-void print_error_log(void);
+/*
+ * print the last error_log entry to stderr, if any: of the directory that
+ * holds @written, the file whose write failed (kprobe_events and
+ * instances/ log at the top, set_event in its instance)
+ */
+void print_error_log(const char *written);
 
 /* "123" -> 123; false on garbage */
 bool parse_ulong(const char *s, unsigned long *out);

@@ -16,6 +16,8 @@
 
 static const char *opt_dir;
 static char *resolved_dir;
+static const char *opt_instance;	/* -B NAME */
+static char *instance_dir;		/* <top>/instances/NAME, checked */
 
 static int stdout_errno;	/* first error writing stdout; 0: none */
 
@@ -123,6 +125,36 @@ void set_ctl_dir(const char *dir)
 	opt_dir = dir;
 }
 
+void set_instance(const char *cmd, const char *name)
+{
+	const char *why = instance_name_err(name);
+
+	if (why) {
+		flush_stdout();
+		fprintf(stderr, "kmark: invalid instance name '%s': %s\n", name,
+			why);
+		if (cmd)
+			fprintf(stderr, "Try 'kmark help %s'.\n", cmd);
+		else
+			fputs("Try 'kmark --help'.\n", stderr);
+		exit(KM_EXIT_USAGE);
+	}
+	if (opt_instance && strcmp(opt_instance, name)) {
+		flush_stdout();
+		fprintf(stderr, "kmark: two instances given ('%s' and '%s')\n",
+			opt_instance, name);
+		if (cmd)
+			fprintf(stderr, "Try 'kmark help %s'.\n", cmd);
+		exit(KM_EXIT_USAGE);
+	}
+	opt_instance = name;
+}
+
+const char *instance_name(void)
+{
+	return opt_instance;
+}
+
 /* undo the octal escapes of /proc/mounts ("\040" for a space) */
 static void unescape(char *s)
 {
@@ -170,7 +202,7 @@ static char *join(const char *a, const char *b)
 	return p;
 }
 
-const char *ctl_dir(void)
+const char *ctl_top_dir(void)
 {
 	const char *dir = opt_dir;
 	struct stat st;
@@ -216,9 +248,41 @@ const char *ctl_dir(void)
 	return resolved_dir;
 }
 
+const char *ctl_dir(void)
+{
+	const char *top;
+	struct stat st;
+	char *idir;
+
+	if (!opt_instance)
+		return ctl_top_dir();
+	if (instance_dir)
+		return instance_dir;
+	top = ctl_top_dir();
+	idir = join(top, "instances");
+	if (stat(idir, &st) || !S_ISDIR(st.st_mode))
+		die_code(KM_EXIT_NOINST,
+			 "no instance '%s': this kernel's kmark has no instances (no %s)",
+			 opt_instance, idir);
+	free(idir);
+	idir = xmalloc(strlen(top) + strlen(opt_instance) + 12);
+	sprintf(idir, "%s/instances/%s", top, opt_instance);
+	if (stat(idir, &st) || !S_ISDIR(st.st_mode))
+		die_code(KM_EXIT_NOINST,
+			 "no instance '%s' (no directory %s); create it with 'kmark instance new %s'",
+			 opt_instance, idir, opt_instance);
+	instance_dir = idir;
+	return instance_dir;
+}
+
+const char *ctl_dir_of(const char *name)
+{
+	return ctl_top_only(name) ? ctl_top_dir() : ctl_dir();
+}
+
 char *ctl_path(const char *name)
 {
-	return join(ctl_dir(), name);
+	return join(ctl_dir_of(name), name);
 }
 
 char *read_file(const char *path, size_t *lenp)
@@ -275,7 +339,8 @@ char *ctl_read_or_die(const char *name)
 	char *buf = ctl_read(name);
 
 	if (!buf)
-		die("cannot read %s/%s: %s", ctl_dir(), name, strerror(errno));
+		die("cannot read %s/%s: %s", ctl_dir_of(name), name,
+		    strerror(errno));
 	return buf;
 }
 
@@ -324,12 +389,14 @@ int ctl_clear(const char *name)
 	return ctl_write(name, O_TRUNC, "\n");
 }
 
-void print_error_log(void)
+void print_error_log(const char *written)
 {
-	char *log = ctl_read("error_log");
+	char *path = join(ctl_dir_of(written), "error_log");
+	char *log = read_file(path, NULL);
 	const char *start;
 	size_t len;
 
+	free(path);
 	if (!log)
 		return;
 	if (errlog_last_entry(log, &start, &len)) {

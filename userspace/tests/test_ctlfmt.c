@@ -261,6 +261,53 @@ static void test_stats(void)
 	free(buf);
 }
 
+static void test_instance_paths(void)
+{
+	static const char *const top[] = {
+		"available_markers", "README", "kprobe_events",
+		"set_event_pid", "set_event_notrace_pid", "options",
+		"options/event-fork", "instances", "instances/new",
+		"instances/remove", "instances/s1/set_event", "events",
+		"events/header_page", "events/header_event",
+		"events/sched_switch/format", "events/sched_switch/id",
+		"events/kprobes/myopen/format", "events/kprobes/myopen/id",
+	};
+	static const char *const inst[] = {
+		"tracing_on", "set_event", "trace", "trace_pipe",
+		"buffer_size_kb", "error_log", "read_delay_ms",
+		"buffer_percent", "trace_marker", "per_cpu",
+		"per_cpu/cpu0/stats", "per_cpu/cpu1/trace_pipe_raw",
+		"events/sched_switch/filter", "events/kprobes/myopen/filter",
+		/* not fooled by prefixes */
+		"kprobe_events_x", "eventsx/format", "instancesx",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(top); i++)
+		check(ctl_top_only(top[i]), "instances: %s is the top's (-B leaves it)",
+		      top[i]);
+	for (i = 0; i < ARRAY_SIZE(inst); i++)
+		check(!ctl_top_only(inst[i]),
+		      "instances: %s is per instance (-B maps it)", inst[i]);
+
+	check(!instance_name_err("s1") && !instance_name_err("a.b-c_D9") &&
+	      !instance_name_err("0123456789012345678901234567890"),
+	      "instances: valid names (31 characters at most)");
+	check_has(instance_name_err("01234567890123456789012345678901"),
+		  "too long", "instances: 32 characters are too many");
+	check_has(instance_name_err("../x"), "letters, digits",
+		  "instances: '/' refused (no path outside instances/)");
+	check_has(instance_name_err("a b"), "letters, digits",
+		  "instances: a space refused");
+	check_has(instance_name_err(""), "needs a name", "instances: empty name");
+	check(instance_name_err("new") && instance_name_err("remove") &&
+	      instance_name_err(".") && instance_name_err(".."),
+	      "instances: new, remove, . and .. are reserved");
+	check(instance_dirent("s1") && !instance_dirent("new") && !instance_dirent("remove") &&
+	      !instance_dirent(".."),
+	      "instances: a listing skips new, remove, . and ..");
+}
+
 void test_ctlfmt(void)
 {
 	test_markers();
@@ -270,4 +317,5 @@ void test_ctlfmt(void)
 	test_syms();
 	test_errlog();
 	test_stats();
+	test_instance_paths();
 }

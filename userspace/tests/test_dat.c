@@ -611,6 +611,57 @@ static void test_errors(void)
 	scratch_cleanup(&s);
 }
 
+/*
+ * -B s1 record -o x.dat: the formats from the top events/, the pages from
+ * the instance's per_cpu/ (moved there by the test: the top has none).
+ */
+static void test_instance(void)
+{
+	char dat[300], from[300], to[300], msg[64], *buf;
+	struct proc_result r;
+	struct scratch s;
+
+	make_ctl(&s, "x86_64");
+	snprintf(to, sizeof(to), "%s/instances", s.dir);
+	mkdir(to, 0755);
+	snprintf(to, sizeof(to), "%s/instances/s1", s.dir);
+	mkdir(to, 0755);
+	snprintf(from, sizeof(from), "%s/per_cpu", s.dir);
+	snprintf(to, sizeof(to), "%s/instances/s1/per_cpu", s.dir);
+	if (rename(from, to))
+		abort();
+	scratch_put(&s, "instances/s1/set_event", "", 0);
+	scratch_put(&s, "instances/s1/trace", "old\n", 4);
+	scratch_put(&s, "instances/s1/tracing_on", "0\n", 2);
+	scratch_put(&s, "set_event", "", 0);
+	scratch_put(&s, "trace", "top\n", 4);
+	snprintf(dat, sizeof(dat), "%s/s1.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "-B", "s1", "record",
+					     "-o", dat, "sched_switch", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 0, "dat: -B s1 record -o x.dat exits 0");
+	recorded_msg("x86_64", msg, sizeof(msg));
+	check_has(r.err, msg,
+		  "dat: -B s1 record: the instance's per_cpu pages, the top's formats");
+	proc_result_free(&r);
+	buf = slurp(scratch_path(&s, "instances/s1/set_event"));
+	check_str(buf, "sched_switch\n!sched_switch\n",
+		  "dat: -B s1 record enables and disables in the instance");
+	free(buf);
+	buf = slurp(scratch_path(&s, "set_event"));
+	check_str(buf, "", "dat: -B s1 record leaves the top's set_event");
+	free(buf);
+	buf = slurp(scratch_path(&s, "trace"));
+	check_str(buf, "top\n", "dat: -B s1 record leaves the top's buffer");
+	free(buf);
+	snprintf(from, sizeof(from), "%s/raw-x86_64/trace.txt", fixtures);
+	test_read_back("x86_64 -B s1", dat, from);
+	scratch_cleanup(&s);
+}
+
 void test_dat(void)
 {
 	test_print_fmt();
@@ -618,4 +669,5 @@ void test_dat(void)
 	test_arch("x86_64");
 	test_arch("i386");
 	test_errors();
+	test_instance();
 }

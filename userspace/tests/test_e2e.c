@@ -501,6 +501,274 @@ static void test_record_reset_stats(void)
 	check_str(get("tracing_on"), "1\n", "e2e: reset sets tracing_on to 1");
 }
 
+/*
+ * -B NAME and "kmark instance". The fake directory is plain files: the
+ * kernel's side (instances/NAME/ appearing after "echo NAME > new",
+ * errno values of refused writes) is simulated by the test, as the
+ * check names say.
+ */
+static void mkdir_in(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	mkdir(path, 0755);
+}
+
+static void link_in(const char *name, const char *target)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	if (symlink(target, path))
+		perror("symlink");
+}
+
+static void unlink_in(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+/* what the kernel makes for instance NAME (simulated) */
+static void make_instance(const char *name)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "instances/%s", name);
+	mkdir_in(p);
+	snprintf(p, sizeof(p), "instances/%s/set_event", name);
+	put(p, "");
+	snprintf(p, sizeof(p), "instances/%s/trace", name);
+	put(p, "s1 old trace\n");
+	snprintf(p, sizeof(p), "instances/%s/tracing_on", name);
+	put(p, "0\n");
+	snprintf(p, sizeof(p), "instances/%s/buffer_size_kb", name);
+	put(p, "64\n");
+	snprintf(p, sizeof(p), "instances/%s/error_log", name);
+	put(p, "");
+	snprintf(p, sizeof(p), "instances/%s/trace_pipe", name);
+	put(p, "            sync-90      [003] .....     7.000001: sys_sync: \n");
+	snprintf(p, sizeof(p), "instances/%s/per_cpu", name);
+	mkdir_in(p);
+	snprintf(p, sizeof(p), "instances/%s/per_cpu/cpu3", name);
+	mkdir_in(p);
+	snprintf(p, sizeof(p), "instances/%s/per_cpu/cpu3/stats", name);
+	put(p, "entries: 77\noverrun: 0\n");
+}
+
+static void test_instance_cmd(void)
+{
+	put("set_event", "sched_switch\n");
+	/* a kernel without instances: no instances/ */
+	check_ll(run_nodir("-d", dir, "-B", "s1", "list", NULL), 5,
+		 "e2e: -B on a kernel without instances/ exits 5");
+	check_has(err, "has no instances", "e2e: ... and says so");
+	check_ll(run("instance", "list", NULL), 5,
+		 "e2e: instance list without instances/ exits 5");
+
+	mkdir_in("instances");
+	put("instances/new", "");
+	put("instances/remove", "");
+	check_ll(run_nodir("-d", dir, "-B", "s1", "enable", "sys_sync", NULL), 5,
+		 "e2e: -B of a missing instance exits 5");
+	check_has(err, "no instance 's1'", "e2e: ... names the instance");
+	check_has(err, "create it with 'kmark instance new s1'",
+		  "e2e: ... and how to create it");
+	check_ll(count_lines(err), 1, "e2e: ... in one line");
+	check_str(get("set_event"), "sched_switch\n",
+		  "e2e: ... and writes nothing to the top set_event");
+	check_ll(run("enable", "-B", "s1", "sys_sync", NULL), 5,
+		 "e2e: -B after the command name: the same check");
+	check_ll(run_nodir("-d", dir, "-B", "../kmark", "list", NULL), 2,
+		 "e2e: -B with a '/' in the name is a usage error");
+	check_ll(run_nodir("-d", dir, "--instance", "new", "list", NULL), 2,
+		 "e2e: --instance new (reserved) is a usage error");
+	check_ll(run_nodir("-d", dir, "-B", "a", "list", "-B", "b", NULL), 2,
+		 "e2e: two different instances are a usage error");
+
+	check_ll(run("instance", "new", "s1", NULL), 0,
+		 "e2e: instance new s1 exits 0");
+	check_str(get("instances/new"), "s1\n",
+		  "e2e: instance new s1 writes 's1' to instances/new");
+	check_ll(run("instance", "list", NULL), 0,
+		 "e2e: instance list exits 0 (none yet: the test has not simulated the kernel's directory)");
+	check_str(out, "", "e2e: instance list prints nothing without instance directories");
+	/* simulate the kernel: instances/s1/ and instances/a.b/ appear */
+	make_instance("s1");
+	make_instance("a.b");
+	put("instances/s1/set_event", "sys_sync\nsched_wakeup\n");
+	check_ll(run("instance", "list", NULL), 0,
+		 "e2e: instance list exits 0 (directories made by the test)");
+	check_str(out, "a.b\ns1\n",
+		  "e2e: instance list: the directories, sorted, not new/remove");
+	run("instance", "list", "-l", NULL);
+	check_str(out,
+		  "INSTANCE  SET_EVENT  TRACING_ON\n"
+		  "a.b               0  0\n"
+		  "s1                2  0\n",
+		  "e2e: instance list -l: set_event lines and tracing_on");
+	put("instances/s1/set_event", "");
+
+	check_ll(run("-B", "s1", "instance", "list", NULL), 2,
+		 "e2e: -B with instance is a usage error");
+	check_ll(run("instance", NULL), 2, "e2e: instance without subcommand exits 2");
+	check_ll(run("instance", "bogus", NULL), 2,
+		 "e2e: instance with an unknown subcommand exits 2");
+	check_ll(run("instance", "new", NULL), 2,
+		 "e2e: instance new without a name exits 2");
+
+	/* refusals (the kernel's errno simulated): the top error_log */
+	link_in("instances/new", "/dev/full");
+	check_ll(run("instance", "new", "s9", NULL), 1,
+		 "e2e: instance new refused (ENOSPC, simulated with /dev/full) exits 1");
+	check_has(err, "cannot create instance 's9': No space left on device",
+		  "e2e: ... says which and why");
+	check_has(err, "  Command: foo_bar\n",
+		  "e2e: ... and prints the top error_log's last entry");
+	link_in("instances/remove", "/nonexistent/remove");
+	check_ll(run("instance", "remove", "nosuch", NULL), 5,
+		 "e2e: instance remove failing with ENOENT (simulated: a dangling symlink) exits 5");
+	unlink_in("instances/new");
+	unlink_in("instances/remove");
+	put("instances/new", "");
+	put("instances/remove", "");
+	check_ll(run("instance", "remove", "a.b", NULL), 0,
+		 "e2e: instance remove a.b exits 0");
+	check_str(get("instances/remove"), "a.b\n",
+		  "e2e: instance remove writes the name to instances/remove");
+}
+
+static void test_instance_b(void)
+{
+	put("set_event", "sched_switch\n");
+	put("kprobe_events", "");
+	put("trace", "top trace\n");
+	put("tracing_on", "0\n");
+
+	check_ll(run("-B", "s1", "enable", "sys_sync", NULL), 0,
+		 "e2e: -B s1 enable exits 0");
+	check_ll(run("enable", "--instance", "s1", "sched_wakeup", NULL), 0,
+		 "e2e: enable --instance s1 (after the command) exits 0");
+	check_str(get("instances/s1/set_event"), "sys_sync\nsched_wakeup\n",
+		  "e2e: -B s1 enable writes the instance's set_event");
+	check_str(get("set_event"), "sched_switch\n",
+		  "e2e: ... not the top's");
+	check_ll(run("-B", "s1", "enable", "do_sys_openat2", NULL), 0,
+		 "e2e: -B s1 enable with kprobe fallback exits 0");
+	check_str(get("kprobe_events"), "p:kprobes/do_sys_openat2 do_sys_openat2\n",
+		  "e2e: ... defines the kprobe in the top kprobe_events");
+	check_str(get("instances/s1/set_event"),
+		  "sys_sync\nsched_wakeup\ndo_sys_openat2\n",
+		  "e2e: ... and enables it in the instance");
+	check_str(get("set_event"), "sched_switch\n",
+		  "e2e: ... and not at the top");
+
+	put("instances/s1/set_event", "sys_sync\n");
+	check_ll(run("-B", "s1", "list", NULL), 0, "e2e: -B s1 list exits 0");
+	check_has(out, "sched_switch    -       marker     disabled",
+		  "e2e: -B s1 list: STATE from the instance (sched_switch on at the top only)");
+	check_has(out, "sys_sync        -       marker     enabled   -\n",
+		  "e2e: -B s1 list: sys_sync enabled in the instance");
+	check_has(out, "kprobes/myopen", "e2e: -B s1 list: events from the top available_markers");
+	run("-B", "s1", "list", "-e", NULL);
+	check_ll(count_lines(out), 2, "e2e: -B s1 list -e: the instance's one event");
+
+	check_ll(run("-B", "s1", "disable", "sys_sync", NULL), 0,
+		 "e2e: -B s1 disable exits 0");
+	check_str(get("instances/s1/set_event"), "sys_sync\n!sys_sync\n",
+		  "e2e: -B s1 disable writes the instance's set_event");
+	check_str(get("set_event"), "sched_switch\n", "e2e: ... not the top's");
+
+	/* failed writes: the error_log of the directory written to */
+	put("instances/s1/error_log",
+	    "[   20.000000] kmark: error: Unknown marker or event\n"
+	    "  Command: in_s1\n"
+	    "           ^\n");
+	link_in("instances/s1/set_event", "/dev/full");
+	check_ll(run("-B", "s1", "enable", "sys_sync", NULL), 1,
+		 "e2e: -B s1: a refused set_event write exits 1");
+	check_has(err, "  Command: in_s1\n",
+		  "e2e: ... and prints the instance's error_log entry");
+	check(err && !strstr(err, "foo_bar"), "e2e: ... not the top's");
+	unlink_in("instances/s1/set_event");
+	put("instances/s1/set_event", "");
+	link_in("kprobe_events", "/dev/full");
+	check_ll(run("-B", "s1", "enable", "do_sys_openat2", NULL), 1,
+		 "e2e: -B s1: a refused kprobe_events write exits 1");
+	check_has(err, "  Command: foo_bar\n",
+		  "e2e: ... and prints the top error_log entry (kprobes log there)");
+	unlink_in("kprobe_events");
+	put("kprobe_events", "p:kprobes/do_sys_openat2 do_sys_openat2\n");
+	put("instances/s1/set_event", "");
+
+	check_ll(run("-B", "s1", "stream", NULL), 0, "e2e: -B s1 stream exits 0");
+	check_str(out, "            sync-90      [003] .....     7.000001: sys_sync: \n",
+		  "e2e: -B s1 stream reads the instance's trace_pipe");
+
+	check_ll(run("-B", "s1", "stats", NULL), 0, "e2e: -B s1 stats exits 0");
+	check(out && strstr(out, "\n   3 ") && !strstr(out, "\n   0 ") &&
+	      strstr(out, "77"),
+	      "e2e: -B s1 stats: the instance's per_cpu (CPU 3 only)");
+	check_has(out, "tracing_on: 0\nbuffer_size_kb: 64 (per CPU)\n",
+		  "e2e: -B s1 stats: the instance's tracing_on and buffer_size_kb");
+
+	{
+		char path[256], *rec;
+
+		snprintf(path, sizeof(path), "%s/s1.txt", root);
+		check_ll(run("-B", "s1", "record", "-o", path, "sys_sync", NULL), 0,
+			 "e2e: -B s1 record exits 0");
+		rec = slurp(path);
+		check_has(rec, "7.000001: sys_sync: \n",
+			  "e2e: -B s1 record copies the instance's trace_pipe");
+		free(rec);
+	}
+	check_str(get("instances/s1/set_event"), "sys_sync\n!sys_sync\n",
+		  "e2e: -B s1 record enables and disables in the instance");
+	check_str(get("instances/s1/trace"), "\n",
+		  "e2e: -B s1 record clears the instance's buffer");
+	check_str(get("instances/s1/tracing_on"), "1\n",
+		  "e2e: -B s1 record turns the instance's tracing on");
+	check_str(get("trace"), "top trace\n", "e2e: ... the top's buffer untouched");
+	check_str(get("tracing_on"), "0\n", "e2e: ... the top's tracing_on untouched");
+	check_str(get("set_event"), "sched_switch\n", "e2e: ... the top's set_event untouched");
+
+	put("instances/s1/set_event", "sys_sync\n");
+	put("instances/s1/trace", "old\n");
+	put("instances/s1/tracing_on", "0\n");
+	check_ll(run("-B", "s1", "reset", NULL), 0, "e2e: -B s1 reset exits 0");
+	check_str(get("instances/s1/set_event"), "\n",
+		  "e2e: -B s1 reset truncates the instance's set_event");
+	check_str(get("instances/s1/trace"), "\n",
+		  "e2e: -B s1 reset clears the instance's buffer");
+	check_str(get("instances/s1/tracing_on"), "1\n",
+		  "e2e: -B s1 reset sets the instance's tracing_on");
+	check_str(get("kprobe_events"), "p:kprobes/do_sys_openat2 do_sys_openat2\n",
+		  "e2e: -B s1 reset keeps the kprobe definitions (shared)");
+	check_str(get("set_event"), "sched_switch\n",
+		  "e2e: -B s1 reset leaves the top's set_event");
+	check_str(get("trace"), "top trace\n", "e2e: -B s1 reset leaves the top's buffer");
+
+	check_ll(run("-B", "s1", "probe", "p:x foo", NULL), 0,
+		 "e2e: -B s1 probe exits 0");
+	check_has(get("kprobe_events"), "\np:x foo\n",
+		  "e2e: -B s1 probe defines in the top kprobe_events");
+}
+
+static void test_instances(void)
+{
+	check_ll(run_nodir("--help", NULL), 0, "e2e: --help exits 0");
+	check_has(out, "-B, --instance NAME", "e2e: --help documents -B");
+	check_has(out, "  instance  ", "e2e: --help lists the instance command");
+	check_has(out, "  5  no such instance", "e2e: --help documents exit 5");
+	test_instance_cmd();
+	test_instance_b();
+}
+
 static void cleanup(void)
 {
 	char cmd[160];
@@ -523,5 +791,6 @@ void test_e2e(void)
 	test_modules();
 	test_stream();
 	test_record_reset_stats();
+	test_instances();
 	cleanup();
 }

@@ -1689,7 +1689,7 @@ static int __init kmark_fs_init(void)
 {
 	struct kmark_dir pcpu, d;
 	struct kmark_marker *m;
-	char name[16];
+	char name[24];	/* "cpu" and any long */
 	long cpu;
 	int i;
 

@@ -171,12 +171,13 @@ NOKPROBE_SYMBOL(kmark_count_drop);
  * @size:	bytes of the whole record, header included
  * @from_hit:	called under __kmark_hit() (its preemption level is not the
  *		site's)
+ * @evp:	if not NULL, set to the ring buffer event of the record
  *
  * Counts the hit as written, or as dropped when there is no room.
  * Return: the record, to be finished with kmark_commit(); NULL when
  * tracing is off or there was no room.
  */
-struct kmark_entry *notrace kmark_reserve(u16 id, size_t size, bool from_hit,
+notrace struct kmark_entry *kmark_reserve(u16 id, size_t size, bool from_hit,
 					  struct ring_buffer_event **evp)
 {
 	struct trace_buffer *buf = READ_ONCE(kmark_buffer);

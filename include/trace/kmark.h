@@ -195,38 +195,23 @@ do {									\
  * (struct members, initializers, a comma-led list: nothing that could be
  * parenthesized).
  */
-#define __kmark_join(a, b)		a b
-#define __kmark_map0(M, a, ...)	M(1, a)
-#define __kmark_map1(M, a, ...)	\
-	__kmark_join(M(2, a), __kmark_map0(M, __VA_ARGS__))
-#define __kmark_map2(M, a, ...)	\
-	__kmark_join(M(3, a), __kmark_map1(M, __VA_ARGS__))
-#define __kmark_map3(M, a, ...)	\
-	__kmark_join(M(4, a), __kmark_map2(M, __VA_ARGS__))
-#define __kmark_map4(M, a, ...)	\
-	__kmark_join(M(5, a), __kmark_map3(M, __VA_ARGS__))
-#define __kmark_map5(M, a, ...)	\
-	__kmark_join(M(6, a), __kmark_map4(M, __VA_ARGS__))
-#define __kmark_map6(M, a, ...)	\
-	__kmark_join(M(7, a), __kmark_map5(M, __VA_ARGS__))
-#define __kmark_map7(M, a, ...)	\
-	__kmark_join(M(8, a), __kmark_map6(M, __VA_ARGS__))
-#define __kmark_map8(M, a, ...)	\
-	__kmark_join(M(9, a), __kmark_map7(M, __VA_ARGS__))
-#define __kmark_map9(M, a, ...)	\
-	__kmark_join(M(10, a), __kmark_map8(M, __VA_ARGS__))
-#define __kmark_map10(M, a, ...)	\
-	__kmark_join(M(11, a), __kmark_map9(M, __VA_ARGS__))
-#define __kmark_map11(M, a, ...)	\
-	__kmark_join(M(12, a), __kmark_map10(M, __VA_ARGS__))
-#define __kmark_map12(M, a, ...)	\
-	__kmark_join(M(13, a), __kmark_map11(M, __VA_ARGS__))
-#define __kmark_map13(M, a, ...)	\
-	__kmark_join(M(14, a), __kmark_map12(M, __VA_ARGS__))
-#define __kmark_map14(M, a, ...)	\
-	__kmark_join(M(15, a), __kmark_map13(M, __VA_ARGS__))
-#define __kmark_map15(M, a, ...)	\
-	__kmark_join(M(16, a), __kmark_map14(M, __VA_ARGS__))
+#define __kmark_join(a, b)			a b
+#define __kmark_map0(M, a, ...)		M(1, a)
+#define __kmark_map1(M, a, ...)		__kmark_join(M(2, a), __kmark_map0(M, __VA_ARGS__))
+#define __kmark_map2(M, a, ...)		__kmark_join(M(3, a), __kmark_map1(M, __VA_ARGS__))
+#define __kmark_map3(M, a, ...)		__kmark_join(M(4, a), __kmark_map2(M, __VA_ARGS__))
+#define __kmark_map4(M, a, ...)		__kmark_join(M(5, a), __kmark_map3(M, __VA_ARGS__))
+#define __kmark_map5(M, a, ...)		__kmark_join(M(6, a), __kmark_map4(M, __VA_ARGS__))
+#define __kmark_map6(M, a, ...)		__kmark_join(M(7, a), __kmark_map5(M, __VA_ARGS__))
+#define __kmark_map7(M, a, ...)		__kmark_join(M(8, a), __kmark_map6(M, __VA_ARGS__))
+#define __kmark_map8(M, a, ...)		__kmark_join(M(9, a), __kmark_map7(M, __VA_ARGS__))
+#define __kmark_map9(M, a, ...)		__kmark_join(M(10, a), __kmark_map8(M, __VA_ARGS__))
+#define __kmark_map10(M, a, ...)	__kmark_join(M(11, a), __kmark_map9(M, __VA_ARGS__))
+#define __kmark_map11(M, a, ...)	__kmark_join(M(12, a), __kmark_map10(M, __VA_ARGS__))
+#define __kmark_map12(M, a, ...)	__kmark_join(M(13, a), __kmark_map11(M, __VA_ARGS__))
+#define __kmark_map13(M, a, ...)	__kmark_join(M(14, a), __kmark_map12(M, __VA_ARGS__))
+#define __kmark_map14(M, a, ...)	__kmark_join(M(15, a), __kmark_map13(M, __VA_ARGS__))
+#define __kmark_map15(M, a, ...)	__kmark_join(M(16, a), __kmark_map14(M, __VA_ARGS__))
 #define __kmark_map(M, a, ...)						\
 	CONCATENATE(__kmark_map, COUNT_ARGS(__VA_ARGS__))(M, a, __VA_ARGS__)
 

@@ -34,6 +34,7 @@
 #ifndef _TRACE_KMARK_H
 #define _TRACE_KMARK_H
 
+#include <linux/args.h>
 #include <linux/array_size.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
@@ -129,7 +130,7 @@ typedef void (*kmark_probe_fn)(void *data, struct kmark_marker *marker,
 			       const void *args);
 
 /* The compiler checks the arguments against the format: printf rules. */
-static inline __printf(1, 2) void __kmark_check_format(const char *fmt, ...)
+static inline void __printf(1, 2) __kmark_check_format(const char *fmt, ...)
 {
 }
 
@@ -148,7 +149,7 @@ do {									\
 		     "kmark: arguments must match the format");	\
 	if (0) {							\
 		__kmark_check_format(" " fmt				\
-			__kmark_cat(__kmark_check_args_,		\
+			CONCATENATE(__kmark_check_args_,		\
 				    __kmark_pick(__VA_ARGS__))(__VA_ARGS__)); \
 	}								\
 	__diag_pop();							\
@@ -159,11 +160,11 @@ do {									\
  * kmark_comm(). Every branch is valid for every type (_Generic checks the
  * branches it does not pick too).
  */
-#define __kmark_check_arg(S, n, x)					\
-	, _Generic((x), struct kmark_comm: (const char *)0, default: (x))
+#define __kmark_check_arg(n, x)						\
+	, _Generic((x), struct kmark_comm : (const char *)0, default : (x))
 
 #define __kmark_check_args_0(...)
-#define __kmark_check_args_n(...)	__kmark_map(__kmark_check_arg, _, __VA_ARGS__)
+#define __kmark_check_args_1(...)	__kmark_map(__kmark_check_arg, __VA_ARGS__)
 
 /*
  * The type an argument has once promoted, as for a variadic call: the
@@ -174,49 +175,52 @@ do {									\
 
 #define __kmark_class(x)						\
 	_Generic(0 ? (x) : (x),						\
-		 struct kmark_comm: KMARK_ARG_COMM,			\
-		 int: KMARK_ARG_SIGNED,					\
-		 long: KMARK_ARG_SIGNED,				\
-		 long long: KMARK_ARG_SIGNED,				\
-		 unsigned int: KMARK_ARG_UNSIGNED,			\
-		 unsigned long: KMARK_ARG_UNSIGNED,			\
-		 unsigned long long: KMARK_ARG_UNSIGNED,		\
-		 char *: KMARK_ARG_CHARP,				\
-		 const char *: KMARK_ARG_CHARP,				\
-		 default: __builtin_classify_type(0 ? (x) : (x)) == 5 ?	\
-			  KMARK_ARG_PTR : KMARK_ARG_BAD)
+		struct kmark_comm : KMARK_ARG_COMM,			\
+		int : KMARK_ARG_SIGNED,					\
+		long : KMARK_ARG_SIGNED,				\
+		long long : KMARK_ARG_SIGNED,				\
+		unsigned int : KMARK_ARG_UNSIGNED,			\
+		unsigned long : KMARK_ARG_UNSIGNED,			\
+		unsigned long long : KMARK_ARG_UNSIGNED,		\
+		char * : KMARK_ARG_CHARP,				\
+		const char * : KMARK_ARG_CHARP,				\
+		default :						\
+			__builtin_classify_type(0 ? (x) : (x)) == 5 ?	\
+			KMARK_ARG_PTR : KMARK_ARG_BAD)
 
-/* Apply M(S, n, arg) to each argument (n counts down; order is kept). */
-#define __kmark_map1(M, S, a)		M(S, 1, a)
-#define __kmark_map2(M, S, a, ...)	M(S, 2, a) __kmark_map1(M, S, __VA_ARGS__)
-#define __kmark_map3(M, S, a, ...)	M(S, 3, a) __kmark_map2(M, S, __VA_ARGS__)
-#define __kmark_map4(M, S, a, ...)	M(S, 4, a) __kmark_map3(M, S, __VA_ARGS__)
-#define __kmark_map5(M, S, a, ...)	M(S, 5, a) __kmark_map4(M, S, __VA_ARGS__)
-#define __kmark_map6(M, S, a, ...)	M(S, 6, a) __kmark_map5(M, S, __VA_ARGS__)
-#define __kmark_map7(M, S, a, ...)	M(S, 7, a) __kmark_map6(M, S, __VA_ARGS__)
-#define __kmark_map8(M, S, a, ...)	M(S, 8, a) __kmark_map7(M, S, __VA_ARGS__)
-#define __kmark_map9(M, S, a, ...)	M(S, 9, a) __kmark_map8(M, S, __VA_ARGS__)
-#define __kmark_map10(M, S, a, ...)	M(S, 10, a) __kmark_map9(M, S, __VA_ARGS__)
-#define __kmark_map11(M, S, a, ...)	M(S, 11, a) __kmark_map10(M, S, __VA_ARGS__)
-#define __kmark_map12(M, S, a, ...)	M(S, 12, a) __kmark_map11(M, S, __VA_ARGS__)
-#define __kmark_map13(M, S, a, ...)	M(S, 13, a) __kmark_map12(M, S, __VA_ARGS__)
-#define __kmark_map14(M, S, a, ...)	M(S, 14, a) __kmark_map13(M, S, __VA_ARGS__)
-#define __kmark_map15(M, S, a, ...)	M(S, 15, a) __kmark_map14(M, S, __VA_ARGS__)
-#define __kmark_map16(M, S, a, ...)	M(S, 16, a) __kmark_map15(M, S, __VA_ARGS__)
-#define __kmark_nargs(...)						\
-	__kmark_nargs_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,	\
-		       5, 4, 3, 2, 1)
-#define __kmark_nargs_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,	\
-		       _13, _14, _15, _16, n, ...) n
-#define __kmark_cat(a, b)	__kmark_cat_(a, b)
-#define __kmark_cat_(a, b)	a ## b
-#define __kmark_map(M, S, ...)						\
-	__kmark_cat(__kmark_map, __kmark_nargs(__VA_ARGS__))(M, S, __VA_ARGS__)
+/*
+ * Apply M(n, arg) to each of 1 to 16 arguments (n counts down; order is
+ * kept): __kmark_mapN takes N + 1 arguments, counted with COUNT_ARGS()
+ * after the first one. __kmark_join() puts two expansions side by side
+ * (struct members, initializers, a comma-led list: nothing that could be
+ * parenthesized).
+ */
+#define __kmark_join(a, b)			a b
+#define __kmark_map0(M, a, ...)		M(1, a)
+#define __kmark_map1(M, a, ...)		__kmark_join(M(2, a), __kmark_map0(M, __VA_ARGS__))
+#define __kmark_map2(M, a, ...)		__kmark_join(M(3, a), __kmark_map1(M, __VA_ARGS__))
+#define __kmark_map3(M, a, ...)		__kmark_join(M(4, a), __kmark_map2(M, __VA_ARGS__))
+#define __kmark_map4(M, a, ...)		__kmark_join(M(5, a), __kmark_map3(M, __VA_ARGS__))
+#define __kmark_map5(M, a, ...)		__kmark_join(M(6, a), __kmark_map4(M, __VA_ARGS__))
+#define __kmark_map6(M, a, ...)		__kmark_join(M(7, a), __kmark_map5(M, __VA_ARGS__))
+#define __kmark_map7(M, a, ...)		__kmark_join(M(8, a), __kmark_map6(M, __VA_ARGS__))
+#define __kmark_map8(M, a, ...)		__kmark_join(M(9, a), __kmark_map7(M, __VA_ARGS__))
+#define __kmark_map9(M, a, ...)		__kmark_join(M(10, a), __kmark_map8(M, __VA_ARGS__))
+#define __kmark_map10(M, a, ...)	__kmark_join(M(11, a), __kmark_map9(M, __VA_ARGS__))
+#define __kmark_map11(M, a, ...)	__kmark_join(M(12, a), __kmark_map10(M, __VA_ARGS__))
+#define __kmark_map12(M, a, ...)	__kmark_join(M(13, a), __kmark_map11(M, __VA_ARGS__))
+#define __kmark_map13(M, a, ...)	__kmark_join(M(14, a), __kmark_map12(M, __VA_ARGS__))
+#define __kmark_map14(M, a, ...)	__kmark_join(M(15, a), __kmark_map13(M, __VA_ARGS__))
+#define __kmark_map15(M, a, ...)	__kmark_join(M(16, a), __kmark_map14(M, __VA_ARGS__))
+#define __kmark_map(M, a, ...)						\
+	CONCATENATE(__kmark_map, COUNT_ARGS(__VA_ARGS__))(M, a, __VA_ARGS__)
 
-#define __kmark_member(S, n, a)		__kmark_promoted(a) __a ## n;
-#define __kmark_init(S, n, a)		.__a ## n = (a),
-#define __kmark_desc(S, n, a)						\
-	{ offsetof(S, __a ## n), sizeof(((S *)0)->__a ## n), __kmark_class(a) },
+/* The members of struct __kmark_args, their initializers, their table. */
+#define __kmark_member(n, a)		__kmark_promoted(a) __a ## n;
+#define __kmark_init(n, a)		.__a ## n = (a),
+#define __kmark_desc(n, a)						\
+	{ offsetof(struct __kmark_args, __a ## n),			\
+	  sizeof(((struct __kmark_args *)0)->__a ## n), __kmark_class(a) },
 
 #ifdef CONFIG_KMARK
 
@@ -246,20 +250,20 @@ do {									\
  * The argument block is packed: no padding, so no stack garbage reaches a
  * record, and records are as small as the fields allow.
  */
-#define __kmark_n(_name, fmt, ...)					\
+#define __kmark_1(_name, fmt, ...)					\
 do {									\
 	struct __kmark_args {						\
-		__kmark_map(__kmark_member, _, __VA_ARGS__)		\
+		__kmark_map(__kmark_member, __VA_ARGS__)		\
 	} __packed;							\
 	static const struct kmark_arg __kmark_argv[] = {		\
-		__kmark_map(__kmark_desc, struct __kmark_args, __VA_ARGS__) \
+		__kmark_map(__kmark_desc, __VA_ARGS__)		\
 	};								\
 	__kmark_site(_name, fmt, __kmark_argv, ARRAY_SIZE(__kmark_argv), \
 		     sizeof(struct __kmark_args));			\
 	__kmark_format_check(fmt, __VA_ARGS__);				\
 	if (static_branch_unlikely(&__kmark_site.key)) {		\
 		struct __kmark_args __kmark_a = {			\
-			__kmark_map(__kmark_init, _, __VA_ARGS__)	\
+			__kmark_map(__kmark_init, __VA_ARGS__)	\
 		};							\
 		__kmark_hit(&__kmark_site, &__kmark_a);			\
 	}								\
@@ -274,7 +278,7 @@ do {									\
  * enabled.
  */
 #define kmark(_name, fmt, ...)						\
-	__kmark_cat(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
+	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
 
 int kmark_probe_register(const char *name, const char *format,
 			 kmark_probe_fn probe, void *data);
@@ -289,7 +293,12 @@ const char *kmark_arg_str(const struct kmark_marker *marker, const void *args,
 
 #else /* !CONFIG_KMARK */
 
-#define kmark(_name, fmt, ...)	__kmark_format_check(fmt, ##__VA_ARGS__)
+/* The name must still be one (not empty); the arguments are type-checked. */
+#define kmark(_name, fmt, ...)						\
+do {									\
+	BUILD_BUG_ON(sizeof(#_name) < 2);				\
+	__kmark_format_check(fmt, ##__VA_ARGS__);			\
+} while (0)
 
 static inline int kmark_probe_register(const char *name, const char *format,
 				       kmark_probe_fn probe, void *data)
@@ -328,10 +337,13 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
 
 #endif /* CONFIG_KMARK */
 
-/* kmark(name, fmt) or kmark(name, fmt, args...): "0" or "n". */
-#define __kmark_pick(...)	__kmark_pick_(_, ##__VA_ARGS__, n, n, n, n, n, \
-					      n, n, n, n, n, n, n, n, n, n, n, 0)
-#define __kmark_pick_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11,	\
-		      _12, _13, _14, _15, _16, x, ...) x
+/*
+ * kmark(name, fmt) or kmark(name, fmt, args...): 0 or 1, the number of
+ * arguments in the first one of __VA_ARGS__ (__kmark_first() yields
+ * nothing for an empty list).
+ */
+#define __kmark_pick(...)	__kmark_nonempty(__kmark_first(__VA_ARGS__))
+#define __kmark_first(a, ...)	a
+#define __kmark_nonempty(...)	COUNT_ARGS(__VA_ARGS__)
 
 #endif /* _TRACE_KMARK_H */

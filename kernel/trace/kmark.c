@@ -64,6 +64,8 @@ static bool kmark_p_ext_ok(char c)
 	return c == 'x' || c == 'S' || c == 's' || c == 'B' || c == 'T';
 }
 
+#define KMARK_P_EXT_ERR "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)"
+
 /**
  * kmark_parse_format - parse a marker format into a layout
  * @fmt:	printf-style format
@@ -165,7 +167,7 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 			q++;
 			if (isalnum(*q)) {
 				if (!kmark_p_ext_ok(*q) || isalnum(q[1])) {
-					*err = "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)";
+					*err = KMARK_P_EXT_ERR;
 					goto fail_at;
 				}
 				/*
@@ -981,7 +983,7 @@ int kmark_set_event_parse(const char *buf, const char * const *names,
 		}
 		memcpy(tok, start, len);
 		tok[len] = '\0';
-		glob = strpbrk(tok, "*?[") != NULL;
+		glob = !!strpbrk(tok, "*?[");
 		if (glob && !kmark_glob_ok(tok)) {
 			*err = "Bad glob: unmatched '[' or ']'";
 			return -EINVAL;
@@ -1079,17 +1081,18 @@ int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
 		goto out;
 	/* Room for the new pending tokens before anything changes. */
 	for (i = 0; i < req->nr; i++) {
+		size_t size = strlen(req->tok[i]) + 1;
+
 		if (req->neg[i] || kmark_pending_find(inst->idx, req->tok[i]))
 			continue;
-		newp[i] = kmalloc(struct_size(newp[i], tok,
-					      strlen(req->tok[i]) + 1), GFP_KERNEL);
+		newp[i] = kmalloc(struct_size(newp[i], tok, size), GFP_KERNEL);
 		if (!newp[i]) {
 			ret = -ENOMEM;
 			*err = "Out of memory";
 			*err_pos = 0;
 			goto out;
 		}
-		strcpy(newp[i]->tok, req->tok[i]);
+		strscpy(newp[i]->tok, req->tok[i], size);
 		newp[i]->inst = inst->idx;
 	}
 	for (i = 0; i < nr; i++) {
@@ -1103,9 +1106,12 @@ int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
 			continue;
 		}
 		if (ret) {
-			*err = ret == -ENOMEM ? "Out of memory" :
-			       ret == -ENODEV ? "The event's code is gone (an __init function after boot)" :
-			       "Could not enable the event";
+			if (ret == -ENOMEM)
+				*err = "Out of memory";
+			else if (ret == -ENODEV)
+				*err = "The event's code is gone (an __init function after boot)";
+			else
+				*err = "Could not enable the event";
 			*err_pos = 0;
 			/* Only what this command turned on goes back off. */
 			while (i--)

@@ -1966,7 +1966,7 @@ static int kmark_inst_create_files(struct kmark_instance *inst)
 {
 	struct kmark_dir pcpu, d;
 	struct kmark_marker *m;
-	char name[16];
+	char name[24];	/* "cpu" and any long */
 	long cpu;
 	int i;
 

@@ -355,12 +355,12 @@ struct kmark_instance {
 	struct hrtimer batch_timer;
 	struct irq_work batch_work;
 	unsigned int users;
-	struct mutex read_mutex;
+	struct mutex read_mutex;	/* consumers of @buffer, @dropped_seen */
 	unsigned long *dropped_seen;
 	struct kmark_dir dir;
 	struct kmark_dir events;
 	struct list_head groups;
-	struct mutex err_mutex;
+	struct mutex err_mutex;		/* @errs, @nr_errs */
 	struct list_head errs;
 	unsigned int nr_errs;
 };

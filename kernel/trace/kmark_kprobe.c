@@ -45,9 +45,70 @@
 #include "kmark_internal.h"
 #include "kmark_kprobe.h"
 
-#define C(a, b)		b
-static const char * const kmark_kprobe_errs[] = { KMARK_KPROBE_ERRORS };
-#undef C
+static const char * const kmark_kprobe_errs[] = {
+	[KMARK_KPE_NOMEM] = "Out of memory",
+	[KMARK_KPE_BAD_CMD] = "Unknown command: use p, r or -",
+	[KMARK_KPE_BAD_MAXACT] = "Bad maxactive number",
+	[KMARK_KPE_BAD_MAXACT_TYPE] = "Maxactive is only for return probes (rN)",
+	[KMARK_KPE_MAXACT_TOO_BIG] = "Maxactive is too big (at most 4096)",
+	[KMARK_KPE_BAD_GROUP_NAME] = "Group name must be letters, digits and '_'",
+	[KMARK_KPE_BAD_EVENT_NAME] = "Event name must be letters, digits and '_'",
+	[KMARK_KPE_EMPTY_EVENT_NAME] = "Event name is not specified",
+	[KMARK_KPE_NO_PROBE_POINT] = "Probe point is missing",
+	[KMARK_KPE_BAD_RETURN_SUFFIX] = "Only %return may follow the symbol",
+	[KMARK_KPE_BAD_PROBE_ADDR] = "Bad probe address",
+	[KMARK_KPE_BAD_MODULE_NAME] = "Bad module name in MOD:SYM",
+	[KMARK_KPE_NO_SYMBOL] = "Symbol is missing or too long",
+	[KMARK_KPE_BAD_OFFSET] = "Bad offset",
+	[KMARK_KPE_BAD_SYMBOL] =
+		"Unknown symbol: not in kallsyms (inlined functions, such as context_switch, cannot be probed)",
+	[KMARK_KPE_CLONE_AMBIGUOUS] =
+		"Symbol exists only as several compiler clones (SYM.isra.0, ...): name one",
+	[KMARK_KPE_BLACKLISTED] =
+		"Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)",
+	[KMARK_KPE_KRETPROBE_BLACKLISTED] =
+		"Return probes on this function are refused (kretprobe blacklist); an entry probe works",
+	[KMARK_KPE_BAD_RETPROBE_OFFSET] = "Return probe must be on the function entry (+0)",
+	[KMARK_KPE_NOT_INSN_BOUNDARY] = "Probe address is not on an instruction boundary",
+	[KMARK_KPE_CANNOT_PROBE] = "This address cannot be probed (kprobes refused it)",
+	[KMARK_KPE_REGISTER_FAILED] = "Failed to register the probe",
+	[KMARK_KPE_TOO_MANY_ARGS] = "Too many arguments (at most 14)",
+	[KMARK_KPE_BAD_ARG_NAME] = "Argument name must be letters, digits and '_'",
+	[KMARK_KPE_DUP_ARG_NAME] = "Duplicate argument name",
+	[KMARK_KPE_BAD_ARG_NUM] = "Invalid $argN (N is 1 to 64)",
+	[KMARK_KPE_NOFENTRY_ARGS] = "$arg* can be used only on function entry or exit",
+	[KMARK_KPE_BAD_STACK_NUM] = "Invalid $stackN",
+	[KMARK_KPE_RETVAL_ON_PROBE] = "$retval is only for return probes",
+	[KMARK_KPE_BAD_VAR] = "Unknown variable: use $argN, $retval, $comm, $stackN or $stack",
+	[KMARK_KPE_BAD_REG] = "Unknown register",
+	[KMARK_KPE_BAD_MEM_ADDR] = "Unknown symbol or bad address after '@'",
+	[KMARK_KPE_BAD_DEREF] = "Bad dereference: use +|-OFFS(FETCHARG)",
+	[KMARK_KPE_BAD_DEREF_OFFS] = "Bad dereference offset",
+	[KMARK_KPE_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
+	[KMARK_KPE_DEREF_TOO_DEEP] = "Dereference nested too deep (at most 4)",
+	[KMARK_KPE_COMM_DEREF] = "$comm cannot be dereferenced",
+	[KMARK_KPE_BAD_FETCH_ARG] = "Bad fetch argument",
+	[KMARK_KPE_BAD_TYPE] =
+		"Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol",
+	[KMARK_KPE_BAD_COMM_TYPE] = "$comm is a string",
+	[KMARK_KPE_BAD_STRING] =
+		"A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)",
+	[KMARK_KPE_ARG_NAME_TOO_LONG] = "Argument name is too long (at most 32 characters)",
+	[KMARK_KPE_ARG_TOO_LONG] = "Argument expression is too long (at most 63 characters)",
+	[KMARK_KPE_NO_EVENT_NAME] = "'-' needs :[GROUP/]EVENT",
+	[KMARK_KPE_NO_SUCH_EVENT] = "No such kprobe event",
+	[KMARK_KPE_EVENT_BUSY] = "The event is enabled: disable it in set_event first",
+	[KMARK_KPE_SOME_BUSY] = "Some kprobe events are enabled: disable them in set_event first",
+	[KMARK_KPE_EVENT_EXISTS] = "A kprobe event with this name exists already",
+	[KMARK_KPE_MARKER_CLASH] = "A static marker has this name",
+	[KMARK_KPE_TOO_MANY_LINES] = "Too many commands in one write (at most 32)",
+	[KMARK_KPE_NO_IDS] = "No event id left (65535 kprobe events in use)",
+	[KMARK_KPE_LOCKED_DOWN] = "Kprobes are locked down (lockdown=confidentiality or integrity)",
+	[KMARK_KPE_SELF_PROBE] =
+		"kmark's recording path, the ring buffer and its clock cannot be probed",
+};
+
+static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_SELF_PROBE + 1);
 
 const char *kmark_kprobe_err_text(int err)
 {
@@ -215,8 +276,8 @@ static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
 			}
 			if (a->type == KMARK_T_USTRING)
 				n = strncpy_from_user_nofault((char *)dst,
-						(const void __user *)src,
-						slen[i] + 1);
+							      (const void __user *)src,
+							      slen[i] + 1);
 			else
 				n = strncpy_from_kernel_nofault((char *)dst, src,
 								slen[i] + 1);
@@ -1247,7 +1308,6 @@ static void kmark_kprobe_disable(struct kmark_marker *m)
 	else
 		disable_kprobe(&tk->rp.kp);
 }
-
 
 /* available_markers: "[kprobe] dfd=s32 fname=string" */
 static void kmark_kprobe_show(struct seq_file *s, struct kmark_marker *m)

@@ -18,66 +18,64 @@
 
 /*
  * Every message kprobe_events can leave in error_log, one per cause a user
- * can act on (as trace_probe.h's ERRORS table).
+ * can act on (as trace_probe.h's ERRORS table); kmark_kprobe.c has their
+ * texts.
  */
-#define KMARK_KPROBE_ERRORS						\
-	C(NOMEM,		"Out of memory"),			\
-	C(BAD_CMD,		"Unknown command: use p, r or -"),	\
-	C(BAD_MAXACT,		"Bad maxactive number"),		\
-	C(BAD_MAXACT_TYPE,	"Maxactive is only for return probes (rN)"), \
-	C(MAXACT_TOO_BIG,	"Maxactive is too big (at most 4096)"),	\
-	C(BAD_GROUP_NAME,	"Group name must be letters, digits and '_'"), \
-	C(BAD_EVENT_NAME,	"Event name must be letters, digits and '_'"), \
-	C(EMPTY_EVENT_NAME,	"Event name is not specified"),		\
-	C(NO_PROBE_POINT,	"Probe point is missing"),		\
-	C(BAD_RETURN_SUFFIX,	"Only %return may follow the symbol"),	\
-	C(BAD_PROBE_ADDR,	"Bad probe address"),			\
-	C(BAD_MODULE_NAME,	"Bad module name in MOD:SYM"),		\
-	C(NO_SYMBOL,		"Symbol is missing or too long"),	\
-	C(BAD_OFFSET,		"Bad offset"),				\
-	C(BAD_SYMBOL,		"Unknown symbol: not in kallsyms (inlined functions, such as context_switch, cannot be probed)"), \
-	C(CLONE_AMBIGUOUS,	"Symbol exists only as several compiler clones (SYM.isra.0, ...): name one"), \
-	C(BLACKLISTED,		"Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"), \
-	C(KRETPROBE_BLACKLISTED, "Return probes on this function are refused (kretprobe blacklist); an entry probe works"), \
-	C(BAD_RETPROBE_OFFSET,	"Return probe must be on the function entry (+0)"), \
-	C(NOT_INSN_BOUNDARY,	"Probe address is not on an instruction boundary"), \
-	C(CANNOT_PROBE,		"This address cannot be probed (kprobes refused it)"), \
-	C(REGISTER_FAILED,	"Failed to register the probe"),	\
-	C(TOO_MANY_ARGS,	"Too many arguments (at most 14)"),	\
-	C(BAD_ARG_NAME,		"Argument name must be letters, digits and '_'"), \
-	C(DUP_ARG_NAME,		"Duplicate argument name"),		\
-	C(BAD_ARG_NUM,		"Invalid $argN (N is 1 to 64)"),	\
-	C(NOFENTRY_ARGS,	"$arg* can be used only on function entry or exit"), \
-	C(BAD_STACK_NUM,	"Invalid $stackN"),			\
-	C(RETVAL_ON_PROBE,	"$retval is only for return probes"),	\
-	C(BAD_VAR,		"Unknown variable: use $argN, $retval, $comm, $stackN or $stack"), \
-	C(BAD_REG,		"Unknown register"),			\
-	C(BAD_MEM_ADDR,		"Unknown symbol or bad address after '@'"), \
-	C(BAD_DEREF,		"Bad dereference: use +|-OFFS(FETCHARG)"), \
-	C(BAD_DEREF_OFFS,	"Bad dereference offset"),		\
-	C(DEREF_OPEN_BRACE,	"Dereference brace is not closed"),	\
-	C(DEREF_TOO_DEEP,	"Dereference nested too deep (at most 4)"), \
-	C(COMM_DEREF,		"$comm cannot be dereferenced"),	\
-	C(BAD_FETCH_ARG,	"Bad fetch argument"),			\
-	C(BAD_TYPE,		"Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"), \
-	C(BAD_COMM_TYPE,	"$comm is a string"),			\
-	C(BAD_STRING,		"A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)"), \
-	C(ARG_NAME_TOO_LONG,	"Argument name is too long (at most 32 characters)"), \
-	C(ARG_TOO_LONG,		"Argument expression is too long (at most 63 characters)"), \
-	C(NO_EVENT_NAME,	"'-' needs :[GROUP/]EVENT"),		\
-	C(NO_SUCH_EVENT,	"No such kprobe event"),		\
-	C(EVENT_BUSY,		"The event is enabled: disable it in set_event first"), \
-	C(SOME_BUSY,		"Some kprobe events are enabled: disable them in set_event first"), \
-	C(EVENT_EXISTS,		"A kprobe event with this name exists already"), \
-	C(MARKER_CLASH,		"A static marker has this name"),	\
-	C(TOO_MANY_LINES,	"Too many commands in one write (at most 32)"), \
-	C(NO_IDS,		"No event id left (65535 kprobe events in use)"), \
-	C(LOCKED_DOWN,		"Kprobes are locked down (lockdown=confidentiality or integrity)"), \
-	C(SELF_PROBE,		"kmark's recording path, the ring buffer and its clock cannot be probed")
-
-#define C(a, b)		KMARK_KPE_##a
-enum { KMARK_KPROBE_ERRORS };
-#undef C
+enum {
+	KMARK_KPE_NOMEM,
+	KMARK_KPE_BAD_CMD,
+	KMARK_KPE_BAD_MAXACT,
+	KMARK_KPE_BAD_MAXACT_TYPE,
+	KMARK_KPE_MAXACT_TOO_BIG,
+	KMARK_KPE_BAD_GROUP_NAME,
+	KMARK_KPE_BAD_EVENT_NAME,
+	KMARK_KPE_EMPTY_EVENT_NAME,
+	KMARK_KPE_NO_PROBE_POINT,
+	KMARK_KPE_BAD_RETURN_SUFFIX,
+	KMARK_KPE_BAD_PROBE_ADDR,
+	KMARK_KPE_BAD_MODULE_NAME,
+	KMARK_KPE_NO_SYMBOL,
+	KMARK_KPE_BAD_OFFSET,
+	KMARK_KPE_BAD_SYMBOL,
+	KMARK_KPE_CLONE_AMBIGUOUS,
+	KMARK_KPE_BLACKLISTED,
+	KMARK_KPE_KRETPROBE_BLACKLISTED,
+	KMARK_KPE_BAD_RETPROBE_OFFSET,
+	KMARK_KPE_NOT_INSN_BOUNDARY,
+	KMARK_KPE_CANNOT_PROBE,
+	KMARK_KPE_REGISTER_FAILED,
+	KMARK_KPE_TOO_MANY_ARGS,
+	KMARK_KPE_BAD_ARG_NAME,
+	KMARK_KPE_DUP_ARG_NAME,
+	KMARK_KPE_BAD_ARG_NUM,
+	KMARK_KPE_NOFENTRY_ARGS,
+	KMARK_KPE_BAD_STACK_NUM,
+	KMARK_KPE_RETVAL_ON_PROBE,
+	KMARK_KPE_BAD_VAR,
+	KMARK_KPE_BAD_REG,
+	KMARK_KPE_BAD_MEM_ADDR,
+	KMARK_KPE_BAD_DEREF,
+	KMARK_KPE_BAD_DEREF_OFFS,
+	KMARK_KPE_DEREF_OPEN_BRACE,
+	KMARK_KPE_DEREF_TOO_DEEP,
+	KMARK_KPE_COMM_DEREF,
+	KMARK_KPE_BAD_FETCH_ARG,
+	KMARK_KPE_BAD_TYPE,
+	KMARK_KPE_BAD_COMM_TYPE,
+	KMARK_KPE_BAD_STRING,
+	KMARK_KPE_ARG_NAME_TOO_LONG,
+	KMARK_KPE_ARG_TOO_LONG,
+	KMARK_KPE_NO_EVENT_NAME,
+	KMARK_KPE_NO_SUCH_EVENT,
+	KMARK_KPE_EVENT_BUSY,
+	KMARK_KPE_SOME_BUSY,
+	KMARK_KPE_EVENT_EXISTS,
+	KMARK_KPE_MARKER_CLASH,
+	KMARK_KPE_TOO_MANY_LINES,
+	KMARK_KPE_NO_IDS,
+	KMARK_KPE_LOCKED_DOWN,
+	KMARK_KPE_SELF_PROBE,
+};
 
 enum kmark_fetch_op {
 	KMARK_F_REG, KMARK_F_ARG, KMARK_F_STACK, KMARK_F_STACKP,

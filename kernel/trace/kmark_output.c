@@ -280,14 +280,28 @@ void kmark_print_header(struct seq_buf *s, unsigned long entries,
 	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
 		       entries, written, num_online_cpus());
 	seq_buf_puts(s, "#\n");
-	seq_buf_printf(s, "#                            %.*s  _-----=> irqs-off/BH-disabled\n", prec, space);
-	seq_buf_printf(s, "#                            %.*s / _----=> need-resched\n", prec, space);
-	seq_buf_printf(s, "#                            %.*s| / _---=> hardirq/softirq\n", prec, space);
-	seq_buf_printf(s, "#                            %.*s|| / _--=> preempt-depth\n", prec, space);
-	seq_buf_printf(s, "#                            %.*s||| / _-=> migrate-disable\n", prec, space);
+	seq_buf_printf(s,
+		       "#                            %.*s  _-----=> irqs-off/BH-disabled\n",
+		       prec, space);
+	seq_buf_printf(s,
+		       "#                            %.*s / _----=> need-resched\n",
+		       prec, space);
+	seq_buf_printf(s,
+		       "#                            %.*s| / _---=> hardirq/softirq\n",
+		       prec, space);
+	seq_buf_printf(s,
+		       "#                            %.*s|| / _--=> preempt-depth\n",
+		       prec, space);
+	seq_buf_printf(s,
+		       "#                            %.*s||| / _-=> migrate-disable\n",
+		       prec, space);
 	seq_buf_printf(s, "#                            %.*s|||| /     delay\n", prec, space);
-	seq_buf_printf(s, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n", prec, "     TGID   ");
-	seq_buf_printf(s, "#              | |    %.*s   |   |||||     |         |\n", prec, "       |    ");
+	seq_buf_printf(s,
+		       "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n",
+		       prec, "     TGID   ");
+	seq_buf_printf(s,
+		       "#              | |    %.*s   |   |||||     |         |\n",
+		       prec, "       |    ");
 }
 
 /* --- the binary format: what events/NAME/format says ------------------ */

@@ -141,6 +141,7 @@ static bool notrace kmark_pid_wanted(pid_t pid)
  *		trace_marker: only the current task counts)
  *
  * Called with preemption off.
+ * Return: true when the event is not to be recorded.
  */
 bool notrace __kmark_pid_filtered_out(const struct kmark_marker *m,
 				      const void *args)

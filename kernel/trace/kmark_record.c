@@ -238,7 +238,7 @@ NOKPROBE_SYMBOL(kmark_count_drop);
  * Return: the record, to be finished with kmark_commit(); NULL when
  * tracing is off or there was no room.
  */
-struct kmark_entry *notrace kmark_reserve(struct kmark_instance *inst, u16 id,
+notrace struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
 					  size_t size, bool from_hit,
 					  struct ring_buffer_event **evp)
 {

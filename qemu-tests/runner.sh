@@ -5,8 +5,52 @@
 # subtest per script, named after it, with the script's '# description:'
 # line. Each script declares its plan up front (plan N, from lib.sh); a
 # script that dies halfway leaves fewer results than its plan, which the
-# host parser counts as a failure.
+# host parser counts as a failure. A script that overruns its time limit
+# (TEST_TIMEOUT seconds, 400 by default; a '# timeout: N' line in the
+# script sets its own) fails with every task's state on the console and
+# is killed with all it started; the next script runs.
 cd /tests || exit 1
+
+# The tasks: pid, parent, state, command, where each sleeps; the kernel
+# stack of those blocked in the kernel; then sysrq's held locks and
+# blocked tasks (the console).
+dump_tasks() {
+	for p in /proc/[0-9]*; do
+		st=$(sed -n 's/^State:\t//p' $p/status 2>/dev/null) || continue
+		echo "# task ${p#/proc/} ppid=$(sed -n 's/^PPid:\t//p' $p/status 2>/dev/null) [$st] $(tr '\0' ' ' < $p/cmdline 2>/dev/null) wchan=$(cat $p/wchan 2>/dev/null)"
+		case "$st" in
+		D*|R*) sed 's/^/#     /' $p/stack 2>/dev/null
+			echo "#     utime/stime $(cut -d' ' -f14,15 $p/stat) syscall $(cat $p/syscall 2>/dev/null)"
+			for fd in $p/fd/*; do
+				echo "#     fd ${fd##*/} $(readlink $fd) pos $(sed -n 's/^pos:\t//p' $p/fdinfo/${fd##*/})"
+			done ;;
+		S*) grep -q kmark $p/stack 2>/dev/null && sed 's/^/#     /' $p/stack ;;
+		esac
+	done
+	if [ -w /proc/sysrq-trigger ]; then
+		echo d > /proc/sysrq-trigger
+		echo w > /proc/sysrq-trigger
+		echo l > /proc/sysrq-trigger
+	fi
+}
+
+# Every descendant of pid $1, then $1.
+descendants() {
+	set -- "$1"
+	all=" $1 "
+	grew=1
+	while [ $grew = 1 ]; do
+		grew=0
+		for p in /proc/[0-9]*; do
+			pid=${p#/proc/}
+			case "$all" in *" $pid "*) continue ;; esac
+			pp=$(sed -n 's/^PPid:\t//p' $p/status 2>/dev/null)
+			case "$all" in *" $pp "*) all="$all$pid "; grew=1 ;; esac
+		done
+	done
+	echo $all
+}
+
 set --
 for d in ${TESTDIRS:-test.d}; do
 	for t in $d/*.sh; do
@@ -23,8 +67,27 @@ for t in "$@"; do
 	desc=$(sed -n 's/^# description: //p' "$t")
 	out=/tmp/ktap.$name
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	sh "$t" > "$out" 2>&1
+	limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$t")
+	limit=${limit:-${TEST_TIMEOUT:-400}}
+	sh "$t" > "$out" 2>&1 &
+	tp=$!
+	rm -f /tmp/ktap.timedout
+	(
+		sleep "$limit"
+		[ -d /proc/$tp ] || exit 0
+		touch /tmp/ktap.timedout
+		dump_tasks > /tmp/ktap.tasks 2>&1
+		kill -9 $(descendants $tp) 2>/dev/null
+	) &
+	wd=$!
+	wait $tp
 	rc=$?
+	kill $wd 2>/dev/null
+	if [ -e /tmp/ktap.timedout ]; then
+		n=$(grep -c '^\(not \)\{0,1\}ok ' "$out")
+		echo "not ok $((n + 1)) - $name timed out after $limit s (killed); the tasks then:" >> "$out"
+		cat /tmp/ktap.tasks >> "$out"
+	fi
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "    KTAP version 1"
 	echo "    # Subtest: $name"

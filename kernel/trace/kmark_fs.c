@@ -168,10 +168,14 @@ int kmark_open_check(void)
  * as it does for ftrace; lockdown=confidentiality refuses both, at open
  * (kmark_open_check()) and, for tracefs, already at creation.
  *
- * No file's private data points at anything that can be freed, and no
- * removal waits for a file's users (tracefs never does; debugfs files are
- * made _unsafe): the files of events/NAME/ find their event by name, so
- * they may take kmark_mutex, under which their directory is removed.
+ * No file's private data points at anything that can be freed. Removing
+ * a file does not wait for its readers and writers (tracefs never does;
+ * debugfs files are made _unsafe), but debugfs does wait for the open()s
+ * of it in progress. So: the files of events/NAME/ find their event by
+ * name and may take kmark_mutex in read() and write(), never in open();
+ * their directories are removed under kmark_mutex. An instance's own files
+ * take kmark_mutex in open() (kmark_inst_get()): its directory is removed
+ * without it (kmark_inst_teardown()).
  */
 static struct dentry *kmark_fs_mkdir(int fs, const char *name,
 				     struct dentry *parent)
@@ -1009,12 +1013,23 @@ static const struct file_operations kmark_pipe_fops = {
 	.release = kmark_pipe_release,
 };
 
-/* trace: a non-consuming walk over per-CPU iterators, oldest first. */
+/*
+ * trace: a non-consuming walk over per-CPU iterators, oldest first, of the
+ * events in the buffer when the walk began (a read from offset 0): none
+ * recorded after @end_ts, the buffer's clock then, and at most as many as
+ * the buffer held then (@end counts them, after the header at 0).
+ * Recording goes on meanwhile, and the ring buffer resets an iterator whose
+ * page a writer overwrote, or that a consuming reader (trace_pipe) passed,
+ * to the oldest event left: without the bounds, a walk under a busy writer
+ * never ended (the storm's cat of an instance's trace wrote 200 MB).
+ */
 struct kmark_trace_iter {
 	struct kmark_instance *inst;		/* held */
 	struct ring_buffer_iter **iters;	/* [nr_cpu_ids] */
 	loff_t idx;		/* index of the event the walk is at */
 	int cpu;		/* CPU of that event, -1 at the end */
+	u64 end_ts;		/* events after this are not shown */
+	loff_t end;		/* the walk ends at this index */
 	char *line;
 };
 
@@ -1027,7 +1042,7 @@ static int kmark_iter_pick(struct kmark_trace_iter *it)
 	for_each_possible_cpu(cpu) {
 		if (!it->iters[cpu] || !ring_buffer_iter_peek(it->iters[cpu], &ts))
 			continue;
-		if (ts < best_ts) {
+		if (ts <= it->end_ts && ts < best_ts) {
 			best_ts = ts;
 			it->cpu = cpu;
 		}
@@ -1052,8 +1067,12 @@ static void *kmark_trace_start(struct seq_file *m, loff_t *pos)
 	if (*pos == 0) {
 		/* A read from the start (again, after lseek or pread). */
 		kmark_trace_rewind(it);
+		it->end_ts = ring_buffer_time_stamp(it->inst->buffer);
+		it->end = 1 + ring_buffer_entries(it->inst->buffer);
 		return SEQ_START_TOKEN;
 	}
+	if (*pos >= it->end)
+		return NULL;
 	if (*pos != it->idx) {
 		/* Restart the walk and skip to *pos (seq_file re-reads). */
 		kmark_trace_rewind(it);
@@ -1074,6 +1093,8 @@ static void *kmark_trace_next(struct seq_file *m, void *v, loff_t *pos)
 		ring_buffer_iter_advance(it->iters[it->cpu]);
 	++*pos;
 	it->idx = *pos;
+	if (*pos >= it->end)
+		return NULL;
 	return kmark_iter_pick(it) < 0 ? NULL : it;
 }
 
@@ -2005,21 +2026,30 @@ static int kmark_inst_create_files(struct kmark_instance *inst)
 }
 
 /*
- * Take @inst's files away: each event's events/NAME/ of it, its group
- * directories, then its directory with everything left in it. Under
- * kmark_mutex.
+ * Take @inst's files away from kmark's bookkeeping, under kmark_mutex: its
+ * events/NAME/ and group records are forgotten and @dir gets its
+ * directories. The caller removes them from the file systems with
+ * kmark_fs_remove() once it dropped kmark_mutex: debugfs waits for the
+ * open()s in progress of the files it removes, and an instance file's
+ * open() takes kmark_mutex (kmark_inst_get()).
  */
-static void kmark_inst_remove_files(struct kmark_instance *inst)
+static void kmark_inst_detach_files(struct kmark_instance *inst,
+				    struct kmark_dir *dir)
 {
 	struct kmark_marker *m;
 
 	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(m, &kmark_markers, list)
-		kmark_event_dir_remove_inst(m, inst);
-	if (kmark_mark_write)
-		kmark_event_dir_remove_inst(kmark_mark_write, inst);
+	list_for_each_entry(m, &kmark_markers, list) {
+		kfree(m->edir[inst->idx]);
+		m->edir[inst->idx] = NULL;
+	}
+	if (kmark_mark_write) {
+		kfree(kmark_mark_write->edir[inst->idx]);
+		kmark_mark_write->edir[inst->idx] = NULL;
+	}
 	kmark_groups_free(inst);
-	kmark_fs_remove(&inst->dir);
+	*dir = inst->dir;
+	memset(&inst->dir, 0, sizeof(inst->dir));
 	memset(&inst->events, 0, sizeof(inst->events));
 }
 
@@ -2064,59 +2094,100 @@ static struct kmark_instance *kmark_inst_by_name(const char *name)
 	return NULL;
 }
 
-/* Make instance @name. Under kmark_mutex. 0 or an error, with @err set. */
+/*
+ * instances/new and instances/remove run one at a time (kmark_inst_ctl_mutex,
+ * taken before kmark_mutex): a slot being torn down is not reused, and a
+ * name's directory is gone before the name can be made again.
+ */
+static DEFINE_MUTEX(kmark_inst_ctl_mutex);
+
+/*
+ * The end of an instance whose files were detached into @dir and which
+ * nothing records into or holds any more (not live): its directories
+ * removed (open()s in progress find no instance), a grace period for the
+ * recorders that saw it @was_live, then its slot freed. Under
+ * kmark_inst_ctl_mutex, not kmark_mutex.
+ */
+static void kmark_inst_teardown(struct kmark_instance *inst,
+				struct kmark_dir *dir, bool was_live)
+{
+	lockdep_assert_held(&kmark_inst_ctl_mutex);
+	kmark_fs_remove(dir);
+	/* No probe, kprobe handler or trace_marker writer uses it after this. */
+	if (was_live)
+		synchronize_rcu();
+	mutex_lock(&kmark_mutex);
+	kmark_err_log_clear(inst);
+	kmark_instance_fini(inst);
+	mutex_unlock(&kmark_mutex);
+}
+
+/* Make instance @name. 0 or an error, with @err set. */
 static int kmark_inst_make(const char *name, const char **err)
 {
 	struct kmark_instance *inst = NULL;
+	struct kmark_dir dir;
 	int i, ret;
 
-	lockdep_assert_held(&kmark_mutex);
-	if (kmark_inst_by_name(name)) {
-		*err = "The instance exists";
-		return -EEXIST;
-	}
+	lockdep_assert_held(&kmark_inst_ctl_mutex);
+	mutex_lock(&kmark_mutex);
+	ret = -EEXIST;
+	*err = "The instance exists";
+	if (kmark_inst_by_name(name))
+		goto out;
 	for (i = 1; i < KMARK_MAX_INSTANCES && !inst; i++)
 		if (!kmark_instances[i].live)
 			inst = &kmark_instances[i];
-	if (!inst) {
-		*err = "Too many instances (at most 7)";
-		return -ENOSPC;
-	}
+	ret = -ENOSPC;
+	*err = "Too many instances (at most 7)";
+	if (!inst)
+		goto out;
 	*err = "Out of memory";
 	memset(inst, 0, sizeof(*inst));
 	inst->idx = inst - kmark_instances;
 	strscpy(inst->name, name);
 	ret = kmark_instance_init(inst);
 	if (ret)
-		return ret;
+		goto out;
+	ret = -ENOMEM;
 	if (kmark_fs_dir(name, &kmark_instances_dir, &inst->dir)) {
 		kmark_instance_fini(inst);
-		return -ENOMEM;
+		goto out;
 	}
 	if (kmark_inst_create_files(inst)) {
-		kmark_inst_remove_files(inst);
-		kmark_instance_fini(inst);
-		return -ENOMEM;
+		/* Its files may be being opened already: see teardown. */
+		kmark_inst_detach_files(inst, &dir);
+		mutex_unlock(&kmark_mutex);
+		kmark_inst_teardown(inst, &dir, false);
+		return ret;
 	}
 	inst->live = true;
-	return 0;
+	ret = 0;
+out:
+	mutex_unlock(&kmark_mutex);
+	return ret;
 }
 
 /*
- * Remove instance @name. Under kmark_mutex. Its recorders are detached and
- * waited for before its buffer is freed.
+ * Remove instance @name. Its recorders are detached and waited for before
+ * its buffer is freed.
  */
 static int kmark_inst_unmake(const char *name, const char **err)
 {
-	struct kmark_instance *inst = kmark_inst_by_name(name);
+	struct kmark_instance *inst;
 	struct kmark_marker *m;
+	struct kmark_dir dir;
 
-	lockdep_assert_held(&kmark_mutex);
+	lockdep_assert_held(&kmark_inst_ctl_mutex);
+	mutex_lock(&kmark_mutex);
+	inst = kmark_inst_by_name(name);
 	if (!inst) {
+		mutex_unlock(&kmark_mutex);
 		*err = "No such instance";
 		return -ENOENT;
 	}
 	if (inst->users) {
+		mutex_unlock(&kmark_mutex);
 		*err = "The instance is busy: a file of it is open";
 		return -EBUSY;
 	}
@@ -2128,11 +2199,9 @@ static int kmark_inst_unmake(const char *name, const char **err)
 	if (kmark_mark_write)
 		kmark_filter_set(kmark_mark_write, inst, NULL);
 	kmark_pending_drop(inst);
-	kmark_inst_remove_files(inst);
-	/* No probe, kprobe handler or trace_marker writer uses it after this. */
-	synchronize_rcu();
-	kmark_err_log_clear(inst);
-	kmark_instance_fini(inst);
+	kmark_inst_detach_files(inst, &dir);
+	mutex_unlock(&kmark_mutex);
+	kmark_inst_teardown(inst, &dir, true);
 	return 0;
 }
 
@@ -2150,10 +2219,10 @@ static ssize_t kmark_inst_ctl_write(struct file *file, const char __user *ubuf,
 	err = kmark_inst_name_err(name);
 	ret = err ? -EINVAL : 0;
 	if (!ret) {
-		mutex_lock(&kmark_mutex);
+		mutex_lock(&kmark_inst_ctl_mutex);
 		ret = make ? kmark_inst_make(name, &err) :
 			     kmark_inst_unmake(name, &err);
-		mutex_unlock(&kmark_mutex);
+		mutex_unlock(&kmark_inst_ctl_mutex);
 	}
 	if (ret)
 		kmark_log_err(kmark_top_inst, name, 0, err);

@@ -109,8 +109,14 @@ int kmark_instance_init(struct kmark_instance *inst)
  */
 void kmark_instance_fini(struct kmark_instance *inst)
 {
-	hrtimer_cancel(&inst->batch_timer);
+	/*
+	 * The irq_work arms the timer: wait for it first, then for the
+	 * timer. The other way round, a batch's last irq_work re-armed the
+	 * timer of a freed instance, and the next instance made in the slot
+	 * re-initialised a queued hrtimer.
+	 */
 	irq_work_sync(&inst->batch_work);
+	hrtimer_cancel(&inst->batch_timer);
 	if (inst->buffer)
 		ring_buffer_free(inst->buffer);
 	inst->buffer = NULL;

@@ -1,11 +1,12 @@
 #!/bin/sh
-# description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe; then no leak, tracing works from scratch, and a quiet phase accounts for every event
+# description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears, filters, trace_marker), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe, an instance made, used, read and removed (also while busy); then no leak, tracing works from scratch, and a quiet phase accounts for every event
+# timeout: 300
 . /tests/lib.sh
-plan 8
+plan 10
 reset_kmark
 echo > $K/kprobe_events
 STOP=/tmp/storm.stop
-rm -f $STOP
+rm -f $STOP /tmp/storm.removed
 running() { [ ! -e $STOP ]; }
 mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
 pids=
@@ -71,7 +72,46 @@ w_mod_markers() {
 		echo '!kmark_mark:*' >> $K/set_event
 	done
 }
+# Filters (good and malformed) and trace_marker.
+w_filters() {
+	while running; do
+		echo 'prev_pid > 0 && next_comm ~ "km*"' > $K/events/sched_switch/filter
+		echo 'prev_pid >' > $K/events/sched_switch/filter
+		echo 'buf ~ "storm*"' > $K/events/tracing_mark_write/filter
+		echo "storm $$" > $K/trace_marker
+		echo 0 > $K/events/sched_switch/filter
+		echo 0 > $K/events/tracing_mark_write/filter
+	done
+}
+# An instance: made, given events (one the top has too, a kprobe event
+# maybe), a filter, a trace_marker line, resized, read, removed while a
+# reader holds it (refused) and after.
+I=$K/instances
+w_instances() {
+	while running; do
+		echo st1 > $I/new
+		echo 'sched_switch sys_sync' > $I/st1/set_event
+		echo 'kprobes/st' >> $I/st1/set_event	# when it exists
+		echo 'sched_*' >> $I/st1/set_event
+		echo 'prev_pid > 0' > $I/st1/events/sched_switch/filter
+		echo "storm" > $I/st1/trace_marker
+		echo 16 > $I/st1/buffer_size_kb
+		timeout 1 cat $I/st1/trace_pipe &
+		echo st1 > $I/remove && echo >> /tmp/storm.removed
+		wait
+		echo st1 > $I/remove && echo >> /tmp/storm.removed
+	done
+}
+r_instance() {
+	while running; do
+		cat $I/st1/trace $I/st1/per_cpu/cpu*/stats $I/st1/error_log
+		kmark-testprog rawdump $I/st1/per_cpu/cpu0/trace_pipe_raw
+	done
+}
 bg w_set_event
+bg w_filters
+bg w_instances
+bg r_instance
 bg w_mod_markers
 bg w_tracing_on
 bg w_resize
@@ -79,9 +119,12 @@ bg w_kprobes
 bg w_error_log
 bg w_module
 
-# Readers.
-bg cat $K/trace_pipe
-bg cat $K/trace_pipe
+# Readers. The two trace_pipe readers block: they are killed at the end,
+# everything else stops by itself once $STOP exists.
+cat $K/trace_pipe > /dev/null 2>&1 &
+blocking=$!
+cat $K/trace_pipe > /dev/null 2>&1 &
+blocking="$blocking $!"
 r_trace() { while running; do cat $K/trace; cat $K/available_markers $K/per_cpu/cpu*/stats $K/kprobe_profile; done; }
 r_raw() { while running; do kmark-testprog rawdump $K/per_cpu/cpu$1/trace_pipe_raw; usleep 50000; done; }
 bg r_trace
@@ -90,15 +133,20 @@ bg r_raw 1
 
 sleep 30
 touch $STOP
-# The trace_pipe readers block: end them after the writers.
-sleep 3
-kill $pids 2>/dev/null
+wait $pids
+kill $blocking
 wait
 ok "the storm ran 30 s (the console is checked for splats on the host)"
+removed=$(cat /tmp/storm.removed 2>/dev/null | wc -l)
+check "instances made and removed during the storm: $removed" test "$removed" -gt 0
 rmmod kmark_test 2>/dev/null
 rmmod kmark_mark 2>/dev/null
 
 # From scratch: a clean state, and tracing works.
+echo st1 > $I/remove 2>/dev/null
+expect_eq "no instance left, none busy" "$(ls $I | tr '\n' ' ')" "new remove "
+echo 0 > $K/events/sched_switch/filter
+echo 0 > $K/events/tracing_mark_write/filter
 echo 1 > $K/tracing_on
 echo > $K/set_event
 echo > $K/kprobe_events

@@ -7,12 +7,14 @@
 #   make check                 all tests, both arches; ends "N passed, N failed"
 #   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
 #   make patches               the git format-patch series in build/patches/
+#   make configs               the configuration matrix (KMARK=n, no kprobes,
+#                              UP, no modules; WERROR) on both arches
 #   make clean
 ARCH ?= x86_64
 SCRIPT ?=
 export KERNEL_ARGS QEMU_ARGS
 
-.PHONY: all setup build run demo check bench patches clean
+.PHONY: all setup build run demo check bench patches configs clean
 all: build
 
 setup:
@@ -54,6 +56,9 @@ bench:
 patches: setup
 	@scripts/prepare-tree.sh
 	@python3 scripts/mkpatches.py build/patches
+
+configs: setup
+	@scripts/configs.sh
 
 clean:
 	rm -rf build

@@ -39,6 +39,18 @@ count() {
 
 logdir=$BUILD/check
 mkdir -p "$logdir"
+# The configuration matrix (make configs) builds kmark's objects in six
+# more configurations while the host tests run (they leave a core idle).
+# The kernel tree is prepared first: every build below reads it.
+configs_pid=
+if [ "${CHECK_CONFIGS:-1}" = 1 ]; then
+	"$top/scripts/prepare-tree.sh" > "$logdir/prepare.log" 2>&1 ||
+		{ cat "$logdir/prepare.log"; echo "0 passed, 1 failed"; exit 1; }
+	info "configuration matrix (make configs), in the background"
+	JOBS=2 KMARK_MATRIX_I386="off up" "$top/scripts/configs.sh" \
+		> "$logdir/configs.log" 2>&1 &
+	configs_pid=$!
+fi
 if [ -f "$top/userspace/Makefile" ]; then
 	info "userspace host tests"
 	make -s -C "$top/userspace" check > "$logdir/userspace.log" 2>&1
@@ -182,9 +194,18 @@ if [ "${CHECK_CLANG:-1}" = 1 ]; then
 	clang_pid=$!
 fi
 # make patches: the series applies to pristine 6.12 with git am, is the
-# code the test kernels were built from, and passes checkpatch --strict.
-info "make patches: git am onto pristine 6.12, checkpatch --strict"
-python3 "$top/scripts/mkpatches.py" --check "$BUILD/patches" > "$logdir/patches.log" 2>&1 &
+# code the test kernels were built from, passes checkpatch --strict, and
+# kmark's objects build after each patch (with the x86_64 kernel's config).
+if [ -n "$configs_pid" ]; then
+	wait "$configs_pid"
+	grep -E '^not ok|^# ' "$logdir/configs.log" | sed 's/^/[configs] /' || true
+	count "$logdir/configs.log" "make configs"
+fi
+info "make patches: git am onto pristine 6.12, checkpatch --strict, a build after each patch"
+each=()
+[ ! -f "$BUILD/x86_64/.config" ] || each=(--build-each "$BUILD/x86_64/.config")
+JOBS=2 python3 "$top/scripts/mkpatches.py" --check "${each[@]}" "$BUILD/patches" \
+	> "$logdir/patches.log" 2>&1 &
 patches_pid=$!
 # make run as a person types into it (tmux): Ctrl-C, the prompt, exit.
 case " $FLAVOURS " in

@@ -11,6 +11,8 @@
 #   i386           common + i386 + debug (lockdep, no ftrace at all)
 #   i386-bench     common + i386 + bench: make bench's kmark-only i386 figures
 #   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
+#   ARCH-matrix    common + ARCH + matrix: the base of the configuration
+#                  matrix (scripts/configs.sh adds each variation to it)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -26,9 +28,11 @@ i386) frags=(common i386 debug) ;;
 i386-bench) frags=(common i386 bench) ;;
 x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
 x86_64-clang) frags=(common x86_64 bench) ;;
+*-matrix) frags=(common "$(flavour_arch "$flavour")" matrix) ;;
 *) die "unknown flavour $flavour" ;;
 esac
 out=$BUILD/$flavour
+case "$flavour" in *-matrix) out=$BUILD/$flavour-base ;; esac
 mkdir -p "$out"
 files=()
 for f in "${frags[@]}"; do files+=("$cdir/$f.config"); done

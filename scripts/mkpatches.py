@@ -367,6 +367,9 @@ def main():
     ap.add_argument('outdir')
     ap.add_argument('--check', action='store_true',
                     help='git am the series onto a pristine copy, compare with build/linux, run checkpatch')
+    ap.add_argument('--build-each', metavar='CONFIG',
+                    help='with --check: after each patch, build the objects the '
+                         'series adds or patches, with this .config (a bisect test)')
     ap.add_argument('--src', default=os.path.join(TOP, 'build', 'linux'),
                     help='the tree prepare-tree.sh made (for --check and checkpatch)')
     args = ap.parse_args()
@@ -400,6 +403,78 @@ def main():
         if not args.check:
             return 0
         return check(args, work, patches, found)
+
+
+# The files with markers that the series patches (built at every step).
+SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
+                'kernel/exit.o', 'kernel/module/main.o']
+
+
+def step_objects(tree, config):
+    """The objects to build in tree with config: the site files, each kmark
+    object of kernel/trace/Makefile whose option is on, the sample."""
+    on = set(re.findall(r'^CONFIG_(\w+)=[ym]$', open(config).read(), re.M))
+    objs = [o for o in SITE_OBJECTS
+            if o != 'kernel/module/main.o' or 'MODULES' in on]
+    opt = None
+    for line in open(os.path.join(tree, 'kernel/trace/Makefile')):
+        m = re.match(r'obj-\$\(CONFIG_(\w+)\)\s*\+=', line)
+        if m:
+            opt = m.group(1)
+        for o in re.findall(r'\b(kmark\w*\.o)\b', line):
+            if opt in on:
+                objs.append('kernel/trace/' + o)
+    if 'SAMPLE_KMARK' in on and os.path.exists(os.path.join(tree, 'samples/kmark')):
+        objs.append('samples/kmark/')
+    return objs
+
+
+def build_each(args, repo, patches, tap):
+    """After each patch of the series (the commits of repo, git am'd onto
+    the pristine files), the kernel tree is args.src with the files the
+    series touches as they are at that step (a hard-linked copy: untouched
+    files are shared, touched ones written anew). In one output directory
+    with args.build_each as its .config (olddefconfig drops the options
+    the step does not have yet), the objects the series adds or patches are
+    built; a warning in them fails the step (-Werror is not forced: the
+    step is built as the test kernels are)."""
+    build = os.path.dirname(os.path.abspath(args.src))
+    tree = os.path.join(build, 'series-src')
+    out = os.path.join(build, 'series-obj')
+    shutil.rmtree(tree, ignore_errors=True)
+    run(['cp', '-al', args.src, tree])
+    for d in ('.kmark',):
+        shutil.rmtree(os.path.join(tree, d), ignore_errors=True)
+    os.makedirs(out, exist_ok=True)
+    shutil.copyfile(args.build_each, os.path.join(out, '.config'))
+    final = set(git(repo, 'ls-files', capture_output=True, text=True).stdout.split())
+    log = subprocess.run(['git', '-C', repo, 'log', '--reverse', '--format=%H %s',
+                          '-%d' % len(patches)], capture_output=True, text=True).stdout
+    for i, line in enumerate(log.splitlines()):
+        commit, subject = line.split(' ', 1)
+        have = set(subprocess.run(['git', '-C', repo, 'ls-tree', '-r', '--name-only', commit],
+                                  capture_output=True, text=True).stdout.split())
+        for f in final:
+            dst = os.path.join(tree, f)
+            if os.path.lexists(dst):
+                os.unlink(dst)
+            if f in have:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                with open(dst, 'wb') as fh:
+                    fh.write(subprocess.run(['git', '-C', repo, 'show', f'{commit}:{f}'],
+                                            capture_output=True).stdout)
+        make = ['make', '-C', tree, f'O={out}', 'ARCH=x86_64',
+                f'-j{os.environ.get("JOBS", "3")}']
+        res = subprocess.run(make + ['olddefconfig'], capture_output=True, text=True)
+        objs = step_objects(tree, os.path.join(out, '.config'))
+        if res.returncode == 0:
+            res = subprocess.run(make + objs, capture_output=True, text=True)
+        text = res.stdout + res.stderr
+        warn = [l for l in text.splitlines() if ': warning:' in l or ': error:' in l]
+        tap(res.returncode == 0 and not warn,
+            f'builds after patch {i + 1} ({subject}): {len(objs)} targets',
+            (warn or text.splitlines())[-8:] if res.returncode or warn else ())
+    shutil.rmtree(tree, ignore_errors=True)
 
 
 def check(args, work, patches, found):
@@ -440,11 +515,13 @@ def check(args, work, patches, found):
         left = [l for l in found[p]
                 if (': ERROR:' in l or ': WARNING:' in l) and not accepted(l)]
         for rx, most, _ in ACCEPTED:
-            n = sum(1 for l in found[p] if re.search(rx, l))
-            if n > most:
-                left.append(f'{n} x {rx}: more than the {most} accepted')
+            hits = sum(1 for l in found[p] if re.search(rx, l))
+            if hits > most:
+                left.append(f'{hits} x {rx}: more than the {most} accepted')
         tap(not left, f'checkpatch --strict: no ERROR or WARNING in {p} '
             '(but the accepted ones the cover letter lists)', left[:15])
+    if args.build_each and res.returncode == 0:
+        build_each(args, repo, patches, tap)
     print(f'{ok} passed, {bad} failed')
     return 0 if not bad else 1
 

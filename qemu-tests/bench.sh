@@ -41,6 +41,10 @@ while [ $r -lt "$RUNS" ]; do
 	echo 0 > $K/tracing_on
 	out hit.marker_paused "$(bench marker)"
 	echo 1 > $K/tracing_on
+	# A filter that refuses every hit: no reservation, the filter alone.
+	echo 'a == -1' > $K/events/kmark_bench/filter
+	out hit.marker_filtered "$(bench marker)"
+	echo 0 > $K/events/kmark_bench/filter
 	echo > $K/set_event
 	if [ -z "$ONLY_KMARK" ]; then
 		out hit.tracepoint_off "$(bench tracepoint)"
@@ -48,6 +52,9 @@ while [ $r -lt "$RUNS" ]; do
 		out hit.tracepoint_on "$(bench tracepoint)"
 		out size.ftrace.bytes "$(sum $T bytes)"
 		out size.ftrace.entries "$(sum $T entries)"
+		echo 'a == -1' > $T/events/kmark_bench/kmark_bench/filter
+		out hit.tracepoint_filtered "$(bench tracepoint)"
+		echo 0 > $T/events/kmark_bench/kmark_bench/filter
 		echo 0 > $T/events/kmark_bench/kmark_bench/enable
 		echo "p:bk kmark_bench_plain $KP" > $K/kprobe_events
 		echo bk > $K/set_event

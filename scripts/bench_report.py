@@ -48,14 +48,17 @@ def figures(vals, env):
     plain = per_hit('hit.plain')
     if plain is not None:
         f['hit.plain'] = plain
-        for k in ('marker_off', 'marker_on', 'marker_paused', 'kmark_kprobe',
-                  'ftrace_kprobe'):
+        for k in ('marker_off', 'marker_on', 'marker_paused', 'marker_filtered',
+                  'kmark_kprobe', 'ftrace_kprobe'):
             v = per_hit('hit.' + k)
             if v is not None:
                 f['hit.' + k] = v - plain
     tp_off, tp_on = per_hit('hit.tracepoint_off'), per_hit('hit.tracepoint_on')
     if tp_off is not None and tp_on is not None:
         f['hit.tracepoint_on'] = tp_on - tp_off
+    tp_flt = per_hit('hit.tracepoint_filtered')
+    if tp_off is not None and tp_flt is not None:
+        f['hit.tracepoint_filtered'] = tp_flt - tp_off
     if plain and per_hit('hit.marker_off') is not None:
         f['hit.marker_off_ratio'] = per_hit('hit.marker_off') / plain
     none = med(vals, 'switch.none')
@@ -192,6 +195,12 @@ def main():
     row('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused', '')
     row('+ ftrace TRACE_EVENT (same fields) enabled, per event', 'hit.tracepoint_on', '')
     rrow('**kmark / ftrace, enabled event**', 'hit.marker_on', 'hit.tracepoint_on', '<= 0.75x')
+    row('+ kmark marker enabled, filtered out (a == -1), per event',
+        'hit.marker_filtered', '')
+    row('+ ftrace TRACE_EVENT enabled, filtered out (a == -1), per event',
+        'hit.tracepoint_filtered', '')
+    rrow('kmark / ftrace, filtered-out event', 'hit.marker_filtered',
+         'hit.tracepoint_filtered', '')
     row('bytes per recorded event, kmark (buffer counters)', 'size.kmark', '')
     row('bytes per recorded event, ftrace (same fields)', 'size.ftrace', '')
     rrow('**kmark / ftrace, bytes per event**', 'size.kmark', 'size.ftrace', '<= 1x')
@@ -284,6 +293,7 @@ def main():
                           ('+ disabled kmark marker, per call', 'hit.marker_off'),
                           ('+ kmark marker enabled, per event', 'hit.marker_on'),
                           ('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused'),
+                          ('+ kmark marker enabled, filtered out', 'hit.marker_filtered'),
                           ('sched_switch: kmark, added per switch', 'switch.kmark'),
                           ('bytes per recorded event, kmark', 'size.kmark')):
             L.append(f'| {name} | {fmt(i3.get(key))} | {spread(i3_runs, key)} |')
@@ -335,7 +345,8 @@ def main():
             'read.kmark_dat.eps', 'read.ftrace_raw.eps',
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
-            'size.kmark', 'size.ftrace']
+            'size.kmark', 'size.ftrace', 'hit.marker_filtered',
+            'hit.tracepoint_filtered']
     passed = failed = 0
     for mode, f in modes.items():
         for k in want:

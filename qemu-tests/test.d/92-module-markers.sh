@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back; the sample's kthread marker; a few hundred load/fire/unload rounds while tracing, each recorded, with a clean log (lockdep on i386 and the stress kernel) and nothing left behind
 . /tests/lib.sh
-plan 24
+plan 25
 reset_kmark
 rmmod kmark_mark 2>/dev/null
 F=/sys/module/kmark_mark/parameters/fire
@@ -81,6 +81,22 @@ kmark-testprog drain $K/trace_pipe > /tmp/mm.txt
 expect_eq "the sample's markers record (2 steps, then done)" \
 	"$(grep -c ' kmark_sample_step: step=[01] of=2 comm=sh$' /tmp/mm.txt) $(grep -c ' kmark_sample_done:' /tmp/mm.txt)" "2 1"
 rmmod kmark_sample
+
+# The sample's own probe (the in-kernel API, the exported symbols' user):
+# it sees each step's fields, with kmark recording the marker too or not;
+# detached at unload (the marker stays off, nothing left enabled).
+echo > $K/set_event
+modprobe kmark_sample probe=1
+before=$(cat /sys/module/kmark_sample/parameters/probed)
+echo 3 > /sys/module/kmark_sample/parameters/work
+echo 'kmark_sample:kmark_sample_step' > $K/set_event
+echo > $K/trace
+echo 2 > /sys/module/kmark_sample/parameters/work
+expect_eq "the sample's probe=1 probe saw every step's fields (by itself, then beside the recorder)" \
+	"$before|$(cat /sys/module/kmark_sample/parameters/probed)|$(grep -c ' kmark_sample_step: ' $K/trace)" \
+	'no hit|kmark_sample_step "step=%d of=%d comm=%s": 5 hits, last step=1 of=2 comm=sh|2'
+rmmod kmark_sample
+echo > $K/set_event
 
 # Its kthread's marker, on a timer: typed fields and the kthread's comm.
 echo 'kmark_sample:kmark_sample_tick' > $K/set_event

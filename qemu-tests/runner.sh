@@ -73,7 +73,11 @@ for t in "$@"; do
 	tp=$!
 	rm -f /tmp/ktap.timedout
 	(
-		sleep "$limit"
+		# Killed when the test ends in time: its sleep goes with it.
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		sleep "$limit" &
+		s=$!
+		wait $s
 		[ -d /proc/$tp ] || exit 0
 		touch /tmp/ktap.timedout
 		dump_tasks > /tmp/ktap.tasks 2>&1

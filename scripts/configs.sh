@@ -14,7 +14,7 @@
 # option it asks for. In each,
 # after make prepare, the objects kmark adds or patches are built: the
 # kmark objects the configuration enables, the files with markers, and the
-# sample module. A warning in any of them fails (CONFIG_WERROR=y, and the
+# sample module (mkpatches.py --objects, as the per-patch builds). A warning in any of them fails (CONFIG_WERROR=y, and the
 # log is searched too). All of an arch's configurations share one output
 # directory (build/ARCH-matrix): what a variation does not touch is built
 # once. Prints one KTAP-style line per configuration, then
@@ -31,44 +31,15 @@ VARIANTS_I386=${KMARK_MATRIX_I386:-$VARIANTS}
 
 "$top/scripts/prepare-tree.sh" || die "prepare-tree.sh failed"
 
-# The objects to build in the configuration of $out/.config: each kmark
-# object of kernel/trace/Makefile whose option is on, the patched files
-# that hold markers, and samples/kmark/ when the sample is on.
-objects() {
-	local cfg=$1/.config
-	on() { grep -qx "CONFIG_$1=[ym]" "$cfg"; }
-	printf "%s\n" kernel/sched/core.o fs/sync.o kernel/fork.o kernel/exit.o
-	on MODULES && echo kernel/module/main.o
-	on KMARK || return 0
-	awk '
-		/^obj-\$\(CONFIG_[A-Z0-9_]+\)[ \t]*\+=/ { opt = $1; sub(/^obj-\$\(CONFIG_/, "", opt); sub(/\).*/, "", opt) }
-		/kmark[a-z_]*\.o/ { for (i = 1; i <= NF; i++) if ($i ~ /^kmark[a-z_]*\.o$/) print opt, $i }
-	' "$SRC/kernel/trace/Makefile" | while read -r opt obj; do
-		on "$opt" && echo "kernel/trace/$obj"
-	done
-	on SAMPLE_KMARK && echo samples/kmark/
-	return 0
-}
-
 # configure ARCH VARIANT: $out/.config = the base + the variation, checked.
 configure() {
-	local arch=$1 v=$2 frag=$top/scripts/config/matrix-$2.config line opt bad=0
+	local arch=$1 v=$2 frag=$top/scripts/config/matrix-$2.config
 	[ -f "$frag" ] || { echo "no matrix configuration $v"; return 1; }
 	cp "$BUILD/$arch-matrix-base/.config" "$out/.config"
 	(cd "$out" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$out" \
 		.config "$frag" > /dev/null) || return 1
 	make -s -C "$SRC" O="$out" ARCH="$arch" olddefconfig > /dev/null || return 1
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) grep -qxF "$line" "$out/.config" ||
-			{ echo "asked for $line, got: $(grep "^${line%%=*}=" "$out/.config")"; bad=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$out/.config" ||
-				{ echo "asked for $opt off, got: $(grep "^$opt=" "$out/.config")"; bad=1; } ;;
-		esac
-	done < "$frag"
-	return $bad
+	config_requested "$out/.config" "$frag" 2>&1
 }
 
 pass=0 fail=0
@@ -93,7 +64,8 @@ for arch in "${ARCHES[@]}"; do
 			fail=$((fail + 1))
 			continue
 		fi
-		mapfile -t objs < <(objects "$out")
+		mapfile -t objs < <(python3 "$top/scripts/mkpatches.py" \
+			--objects "$SRC" "$out/.config")
 		info "$name: ${objs[*]}"
 		if ! make -C "$SRC" O="$out" ARCH="$arch" -j"$JOBS" "${objs[@]}" \
 			> "$log" 2>&1; then

@@ -53,29 +53,8 @@ make -s -C "$SRC" O="$tmp" ARCH="$arch" $(flavour_make_args "$flavour") tinyconf
 	-m -O "$tmp" .config "${files[@]}" >/dev/null)
 make -s -C "$SRC" O="$tmp" ARCH="$arch" $(flavour_make_args "$flavour") olddefconfig >/dev/null
 
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*)
-		grep -qxF "$line" "$tmp/.config" || {
-			printf '  requested %-40s got: %s\n' "$line" \
-				"$(grep -E "^(# )?${line%%=*}[= ]" "$tmp/.config" || echo 'absent')" >&2
-			bad=1
-		} ;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }; opt=${opt%% *}
-		grep -q "^$opt=" "$tmp/.config" && {
-			printf '  requested %s off, got: %s\n' "$opt" "$(grep "^$opt=" "$tmp/.config")" >&2
-			bad=1
-		} ;;
-	esac
-done < <(cat "${files[@]}" | awk '
-	# Only the last setting of an option counts (later fragments win).
-	/^CONFIG_/ { split($0, kv, "="); o = kv[1] }
-	/^# CONFIG_.* is not set$/ { o = $2 }
-	/^CONFIG_|^# CONFIG_.* is not set$/ { last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[++n] = o } }
-	END { for (i = 1; i <= n; i++) print last[order[i]] }')
-[ $bad = 0 ] || die "$flavour: options above were dropped by olddefconfig (missing dependency?)"
+config_requested "$tmp/.config" "${files[@]}" ||
+	die "$flavour: options above were dropped by olddefconfig (missing dependency?)"
 
 if ! cmp -s "$tmp/.config" "$out/.config"; then
 	cp "$tmp/.config" "$out/.config"

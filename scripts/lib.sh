@@ -65,3 +65,32 @@ print('\n'.join(hits))
 sys.exit(0 if hits else 1)
 PY
 }
+
+# config_requested CONFIG FRAGMENT...: every option the fragments set (the
+# last setting of each wins, as merge_config.sh does) is so in CONFIG; the
+# ones that are not are printed to stderr. Fails if there is any.
+config_requested() {
+	local config=$1 line opt bad=0
+	shift
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" "$config" || {
+				printf '  requested %-40s got: %s\n' "$line" \
+					"$(grep -E "^(# )?${line%%=*}[= ]" "$config" || echo 'absent')" >&2
+				bad=1
+			} ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			! grep -q "^$opt=" "$config" || {
+				printf '  requested %s off, got: %s\n' "$opt" "$(grep "^$opt=" "$config")" >&2
+				bad=1
+			} ;;
+		esac
+	done < <(cat "$@" | awk '
+		/^CONFIG_/ { split($0, kv, "="); o = kv[1] }
+		/^# CONFIG_.* is not set$/ { o = $2 }
+		/^CONFIG_|^# CONFIG_.* is not set$/ { last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[++n] = o } }
+		END { for (i = 1; i <= n; i++) print last[order[i]] }')
+	return $bad
+}

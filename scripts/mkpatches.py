@@ -364,15 +364,23 @@ def checkpatch(src, patch):
 def main():
     global DATE
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('outdir')
+    ap.add_argument('outdir', nargs='?')
     ap.add_argument('--check', action='store_true',
                     help='git am the series onto a pristine copy, compare with build/linux, run checkpatch')
     ap.add_argument('--build-each', metavar='CONFIG',
                     help='with --check: after each patch, build the objects the '
                          'series adds or patches, with this .config (a bisect test)')
+    ap.add_argument('--objects', nargs=2, metavar=('TREE', 'CONFIG'),
+                    help="print the objects kmark adds or patches that TREE builds "
+                         "with CONFIG, one per line (scripts/configs.sh), and exit")
     ap.add_argument('--src', default=os.path.join(TOP, 'build', 'linux'),
                     help='the tree prepare-tree.sh made (for --check and checkpatch)')
     args = ap.parse_args()
+    if args.objects:
+        print('\n'.join(step_objects(*args.objects)))
+        return 0
+    if not args.outdir:
+        ap.error('OUTDIR is needed')
     DATE = subprocess.run(['git', '-C', TOP, 'log', '-1', '--format=%cI'],
                           capture_output=True, text=True).stdout.strip() or \
         '2026-01-01T00:00:00+00:00'
@@ -412,10 +420,13 @@ SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
 
 def step_objects(tree, config):
     """The objects to build in tree with config: the site files, each kmark
-    object of kernel/trace/Makefile whose option is on, the sample."""
+    object of kernel/trace/Makefile whose option is on, the sample. (The
+    configuration matrix and the per-patch builds both use it.)"""
     on = set(re.findall(r'^CONFIG_(\w+)=[ym]$', open(config).read(), re.M))
     objs = [o for o in SITE_OBJECTS
             if o != 'kernel/module/main.o' or 'MODULES' in on]
+    if 'KMARK' not in on:    # the rest is inside ifeq ($(CONFIG_KMARK),y) too
+        return objs
     opt = None
     for line in open(os.path.join(tree, 'kernel/trace/Makefile')):
         m = re.match(r'obj-\$\(CONFIG_(\w+)\)\s*\+=', line)
@@ -443,8 +454,7 @@ def build_each(args, repo, patches, tap):
     out = os.path.join(build, 'series-obj')
     shutil.rmtree(tree, ignore_errors=True)
     run(['cp', '-al', args.src, tree])
-    for d in ('.kmark',):
-        shutil.rmtree(os.path.join(tree, d), ignore_errors=True)
+    shutil.rmtree(os.path.join(tree, '.kmark'), ignore_errors=True)
     os.makedirs(out, exist_ok=True)
     shutil.copyfile(args.build_each, os.path.join(out, '.config'))
     final = set(git(repo, 'ls-files', capture_output=True, text=True).stdout.split())

@@ -315,16 +315,6 @@ ACCEPTED = [
     (r"Invalid vsprintf pointer extension '%pT'", 2,
      "%pT is kmark's own conversion (a task state, ftrace's encoding) in "
      "marker formats; those strings are parsed by kmark, never by vsprintf"),
-    (r"COMPLEX_MACRO", 2,
-     "include/trace/kmark.h: __kmark_check_arg() expands to ', _Generic(...)', "
-     "an argument spliced after the format, and __kmark_join() puts struct "
-     "members or initializers side by side; neither can take parentheses"),
-    (r"MACRO_ARG_UNUSED: Argument 'n'", 1,
-     "include/trace/kmark.h: every callback of the argument map takes "
-     "(n, arg); __kmark_check_arg() needs the argument only"),
-    (r"MULTISTATEMENT_MACRO_USE_DO_WHILE|TRAILING_SEMICOLON", 2,
-     "include/trace/kmark.h: __kmark_member() is a struct member "
-     "declaration, 'type __aN;', which no do-while can hold"),
     (r"VSPRINTF_SPECIFIER_PX", 1,
      "kmark_kunit.c checks kmark's rendering of its %px conversion against "
      "snprintf's, on the constant 0x1234, not an address"),
@@ -333,10 +323,9 @@ ACCEPTED = [
 
 # Why the CHECKs that remain are kept, by type (the cover letter says).
 CHECK_WHY = {
-    'MACRO_ARG_REUSE': "kmark.h's map takes a macro name (M); its type "
-                       "helpers use x only in _Generic, __typeof__ and "
-                       "__builtin_classify_type, which do not evaluate it; "
-                       "fmt must be a string literal",
+    'MACRO_ARG_REUSE': "kmark.h's type helpers use x only in _Generic, "
+                       "__typeof__ and __builtin_classify_type, which do not "
+                       "evaluate it; fmt must be a string literal",
     'LINE_SPACING': 'NOKPROBE_SYMBOL() and kunit_test_suite() right after '
                     'their function, as the kernel writes them',
     'CAMELCASE': '_Generic is a C11 keyword',

@@ -147,24 +147,20 @@ do {									\
 		     "kmark: arguments must match the format");	\
 	__diag_error(clang, 13, "-Wformat",				\
 		     "kmark: arguments must match the format");	\
-	if (0) {							\
-		__kmark_check_format(" " fmt				\
-			CONCATENATE(__kmark_check_args_,		\
-				    __kmark_pick(__VA_ARGS__))(__VA_ARGS__)); \
-	}								\
+	if (0)								\
+		__kmark_check_format(" " fmt, ##__VA_ARGS__);		\
 	__diag_pop();							\
 } while (0)
 
 /*
  * What the format check sees of an argument: itself, or a char * for a
- * kmark_comm(). Every branch is valid for every type (_Generic checks the
- * branches it does not pick too).
+ * kmark_comm() (the member's name as a string; never evaluated). Every
+ * branch is valid for every type (_Generic checks the branches it does not
+ * pick too).
  */
-#define __kmark_check_arg(n, x)						\
-	, _Generic((x), struct kmark_comm : (const char *)0, default : (x))
-
-#define __kmark_check_args_0(...)
-#define __kmark_check_args_1(...)	__kmark_map(__kmark_check_arg, __VA_ARGS__)
+#define __kmark_check_one(n, x)						\
+	_Generic((x), struct kmark_comm : (const char *)"__a" #n, default : (x))
+#define __kmark_check_join	__kmark_comma
 
 /*
  * The type an argument has once promoted, as for a variadic call: the
@@ -189,38 +185,47 @@ do {									\
 			KMARK_ARG_PTR : KMARK_ARG_BAD)
 
 /*
- * Apply M(n, arg) to each of 1 to 16 arguments (n counts down; order is
- * kept): __kmark_mapN takes N + 1 arguments, counted with COUNT_ARGS()
- * after the first one. __kmark_join() puts two expansions side by side
- * (struct members, initializers, a comma-led list: nothing that could be
- * parenthesized).
+ * Apply a kind K of expansion to each of 1 to 16 arguments: K_one(n, arg)
+ * for each (n counts down; order is kept), and K_join(a, b) to put two
+ * results together. __kmark_mapN takes N + 1 arguments, counted with
+ * COUNT_ARGS() after the first one.
  */
-#define __kmark_join(a, b)			a b
-#define __kmark_map0(M, a, ...)		M(1, a)
-#define __kmark_map1(M, a, ...)		__kmark_join(M(2, a), __kmark_map0(M, __VA_ARGS__))
-#define __kmark_map2(M, a, ...)		__kmark_join(M(3, a), __kmark_map1(M, __VA_ARGS__))
-#define __kmark_map3(M, a, ...)		__kmark_join(M(4, a), __kmark_map2(M, __VA_ARGS__))
-#define __kmark_map4(M, a, ...)		__kmark_join(M(5, a), __kmark_map3(M, __VA_ARGS__))
-#define __kmark_map5(M, a, ...)		__kmark_join(M(6, a), __kmark_map4(M, __VA_ARGS__))
-#define __kmark_map6(M, a, ...)		__kmark_join(M(7, a), __kmark_map5(M, __VA_ARGS__))
-#define __kmark_map7(M, a, ...)		__kmark_join(M(8, a), __kmark_map6(M, __VA_ARGS__))
-#define __kmark_map8(M, a, ...)		__kmark_join(M(9, a), __kmark_map7(M, __VA_ARGS__))
-#define __kmark_map9(M, a, ...)		__kmark_join(M(10, a), __kmark_map8(M, __VA_ARGS__))
-#define __kmark_map10(M, a, ...)	__kmark_join(M(11, a), __kmark_map9(M, __VA_ARGS__))
-#define __kmark_map11(M, a, ...)	__kmark_join(M(12, a), __kmark_map10(M, __VA_ARGS__))
-#define __kmark_map12(M, a, ...)	__kmark_join(M(13, a), __kmark_map11(M, __VA_ARGS__))
-#define __kmark_map13(M, a, ...)	__kmark_join(M(14, a), __kmark_map12(M, __VA_ARGS__))
-#define __kmark_map14(M, a, ...)	__kmark_join(M(15, a), __kmark_map13(M, __VA_ARGS__))
-#define __kmark_map15(M, a, ...)	__kmark_join(M(16, a), __kmark_map14(M, __VA_ARGS__))
-#define __kmark_map(M, a, ...)						\
-	CONCATENATE(__kmark_map, COUNT_ARGS(__VA_ARGS__))(M, a, __VA_ARGS__)
+#define __kmark_id(...)			__VA_ARGS__
+#define __kmark_comma(a, b)		__kmark_id(a, b)
+#define __kmark_semicolon(a, b)		__kmark_id(a; b)
+#define __kmark_map0(K, a, ...)		K ## _one(1, a)
+#define __kmark_map1(K, a, ...)		K ## _join(K ## _one(2, a), __kmark_map0(K, __VA_ARGS__))
+#define __kmark_map2(K, a, ...)		K ## _join(K ## _one(3, a), __kmark_map1(K, __VA_ARGS__))
+#define __kmark_map3(K, a, ...)		K ## _join(K ## _one(4, a), __kmark_map2(K, __VA_ARGS__))
+#define __kmark_map4(K, a, ...)		K ## _join(K ## _one(5, a), __kmark_map3(K, __VA_ARGS__))
+#define __kmark_map5(K, a, ...)		K ## _join(K ## _one(6, a), __kmark_map4(K, __VA_ARGS__))
+#define __kmark_map6(K, a, ...)		K ## _join(K ## _one(7, a), __kmark_map5(K, __VA_ARGS__))
+#define __kmark_map7(K, a, ...)		K ## _join(K ## _one(8, a), __kmark_map6(K, __VA_ARGS__))
+#define __kmark_map8(K, a, ...)		K ## _join(K ## _one(9, a), __kmark_map7(K, __VA_ARGS__))
+#define __kmark_map9(K, a, ...)		K ## _join(K ## _one(10, a), __kmark_map8(K, __VA_ARGS__))
+#define __kmark_map10(K, a, ...)	K ## _join(K ## _one(11, a), __kmark_map9(K, __VA_ARGS__))
+#define __kmark_map11(K, a, ...)	K ## _join(K ## _one(12, a), __kmark_map10(K, __VA_ARGS__))
+#define __kmark_map12(K, a, ...)	K ## _join(K ## _one(13, a), __kmark_map11(K, __VA_ARGS__))
+#define __kmark_map13(K, a, ...)	K ## _join(K ## _one(14, a), __kmark_map12(K, __VA_ARGS__))
+#define __kmark_map14(K, a, ...)	K ## _join(K ## _one(15, a), __kmark_map13(K, __VA_ARGS__))
+#define __kmark_map15(K, a, ...)	K ## _join(K ## _one(16, a), __kmark_map14(K, __VA_ARGS__))
+#define __kmark_map(K, a, ...)						\
+	CONCATENATE(__kmark_map, COUNT_ARGS(__VA_ARGS__))(K, a, __VA_ARGS__)
 
-/* The members of struct __kmark_args, their initializers, their table. */
-#define __kmark_member(n, a)		__kmark_promoted(a) __a ## n;
-#define __kmark_init(n, a)		.__a ## n = (a),
-#define __kmark_desc(n, a)						\
+/*
+ * The members of struct __kmark_args, their initializers, their table.
+ * Each member sits in an anonymous packed struct of its own, so that the
+ * members are joined by ';' and none ends a macro with one.
+ */
+#define __kmark_member_one(n, a)					\
+	struct { __kmark_promoted(a) __a ## n; } __packed
+#define __kmark_member_join	__kmark_semicolon
+#define __kmark_init_one(n, a)		.__a ## n = (a)
+#define __kmark_init_join	__kmark_comma
+#define __kmark_desc_one(n, a)						\
 	{ offsetof(struct __kmark_args, __a ## n),			\
-	  sizeof(((struct __kmark_args *)0)->__a ## n), __kmark_class(a) },
+	  sizeof(((struct __kmark_args *)0)->__a ## n), __kmark_class(a) }
+#define __kmark_desc_join	__kmark_comma
 
 #ifdef CONFIG_KMARK
 
@@ -253,32 +258,21 @@ do {									\
 #define __kmark_1(_name, fmt, ...)					\
 do {									\
 	struct __kmark_args {						\
-		__kmark_map(__kmark_member, __VA_ARGS__)		\
+		__kmark_map(__kmark_member, __VA_ARGS__);		\
 	} __packed;							\
 	static const struct kmark_arg __kmark_argv[] = {		\
-		__kmark_map(__kmark_desc, __VA_ARGS__)		\
+		__kmark_map(__kmark_desc, __VA_ARGS__)			\
 	};								\
 	__kmark_site(_name, fmt, __kmark_argv, ARRAY_SIZE(__kmark_argv), \
 		     sizeof(struct __kmark_args));			\
-	__kmark_format_check(fmt, __VA_ARGS__);				\
+	__kmark_format_check(fmt, __kmark_map(__kmark_check, __VA_ARGS__)); \
 	if (static_branch_unlikely(&__kmark_site.key)) {		\
 		struct __kmark_args __kmark_a = {			\
-			__kmark_map(__kmark_init, __VA_ARGS__)	\
+			__kmark_map(__kmark_init, __VA_ARGS__)		\
 		};							\
 		__kmark_hit(&__kmark_site, &__kmark_a);			\
 	}								\
 } while (0)
-
-/**
- * kmark() - a static marker
- * @_name:	marker name, a C identifier (not a string)
- * @fmt:	printf-style format with named fields, a string literal
- *
- * At most 16 arguments. They are evaluated only while the marker is
- * enabled.
- */
-#define kmark(_name, fmt, ...)						\
-	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
 
 int kmark_probe_register(const char *name, const char *format,
 			 kmark_probe_fn probe, void *data);
@@ -294,10 +288,16 @@ const char *kmark_arg_str(const struct kmark_marker *marker, const void *args,
 #else /* !CONFIG_KMARK */
 
 /* The name must still be one (not empty); the arguments are type-checked. */
-#define kmark(_name, fmt, ...)						\
+#define __kmark_0(_name, fmt)						\
 do {									\
 	BUILD_BUG_ON(sizeof(#_name) < 2);				\
-	__kmark_format_check(fmt, ##__VA_ARGS__);			\
+	__kmark_format_check(fmt);					\
+} while (0)
+
+#define __kmark_1(_name, fmt, ...)					\
+do {									\
+	BUILD_BUG_ON(sizeof(#_name) < 2);				\
+	__kmark_format_check(fmt, __kmark_map(__kmark_check, __VA_ARGS__)); \
 } while (0)
 
 static inline int kmark_probe_register(const char *name, const char *format,
@@ -336,6 +336,17 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
 }
 
 #endif /* CONFIG_KMARK */
+
+/**
+ * kmark() - a static marker
+ * @_name:	marker name, a C identifier (not a string)
+ * @fmt:	printf-style format with named fields, a string literal
+ *
+ * At most 16 arguments. They are evaluated only while the marker is
+ * enabled.
+ */
+#define kmark(_name, fmt, ...)						\
+	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
 
 /*
  * kmark(name, fmt) or kmark(name, fmt, args...): 0 or 1, the number of

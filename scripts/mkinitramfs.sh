@@ -39,14 +39,21 @@ if [ ! -x "$testprog" ] || [ "$top/qemu-tests/kmark-testprog.c" -nt "$testprog" 
 		"$top/qemu-tests/kmark-testprog.c" || die "building kmark-testprog failed"
 fi
 
-# task_struct offsets for the guest's kprobe tests, from this very build.
+# task_struct offsets for the guest's kprobe tests, from this very build:
+# qemu-tests/offsets/kmark_offsets.c as the single target of an M= build,
+# from a copy (kbuild writes next to the sources of an M= build).
 karch=$(kernel_arch "$arch")
-make -s -C "$SRC" O="$out" ARCH="$karch" kernel/trace/kmark_offsets.s ||
+osrc=$out/kmark-offsets
+mkdir -p "$osrc"
+for f in "$top"/qemu-tests/offsets/*; do
+	cmp -s "$f" "$osrc/$(basename "$f")" || cp "$f" "$osrc/"
+done
+make -s -C "$SRC" O="$out" ARCH="$karch" M="$osrc" kmark_offsets.s ||
 	die "computing task_struct offsets failed"
 sed -n 's/^\.ascii "->\([A-Z_]*\) \$\{0,1\}\([0-9]*\) .*/\1=\2/p' \
-	"$out/kernel/trace/kmark_offsets.s" > "$out/task-offsets.sh"
+	"$osrc/kmark_offsets.s" > "$out/task-offsets.sh"
 grep -q '^TASK_PID=[0-9]' "$out/task-offsets.sh" ||
-	die "no TASK_PID in $out/kernel/trace/kmark_offsets.s"
+	die "no TASK_PID in $osrc/kmark_offsets.s"
 
 # Modules: the kernel's own (modules_install) and the test modules, under
 # /lib/modules/RELEASE/ as a user's system has them.

@@ -112,7 +112,7 @@ when it loads and re-armed when it comes back.
     },
     {
         'subject': 'kmark: KUnit tests',
-        'files': ['kernel/trace/kmark_kunit.c', 'kernel/trace/kmark_offsets.c'],
+        'files': ['kernel/trace/kmark_kunit.c'],
         'patches': [],
         'kconfig': ['KMARK_KUNIT_TEST'], 'make': ['KMARK_KUNIT_TEST'],
         'body': """\
@@ -121,10 +121,6 @@ the record -> text round trip checked against the kernel's own snprintf,
 the format file, set_event parsing and its all-or-nothing apply, a
 module's sites joining and leaving, the probe API, a hit where RCU is not
 watching, the filter compiler and the kprobe_events parser.
-
-kmark_offsets.c is not built into the kernel: the guest tests generate
-kmark_offsets.s from it (as asm-offsets.c) to find task_struct fields
-for their kprobe fetch-argument tests.
 """,
     },
     {

@@ -308,9 +308,6 @@ def fill_cover(outdir, notes):
 # checkpatch findings kept on purpose: (type regex, most per patch, why),
 # listed in the cover letter; --check fails on one more than that.
 ACCEPTED = [
-    (r"Invalid vsprintf pointer extension '%pT'", 2,
-     "%pT is kmark's own conversion (a task state, ftrace's encoding) in "
-     "marker formats; those strings are parsed by kmark, never by vsprintf"),
     (r"VSPRINTF_SPECIFIER_PX", 1,
      "kmark_kunit.c checks kmark's rendering of its %px conversion against "
      "snprintf's, on the constant 0x1234, not an address"),

@@ -18,7 +18,9 @@
  * build error (-Wformat is made an error at the site). Supported
  * conversions: %d %i %u %x %X %o %c with the h, hh, l, ll, z and t
  * modifiers, flags and a fixed width or precision; %s; %p, %px, %pS, %ps,
- * %pB (pointers are recorded as values, never dereferenced later).
+ * %pB (pointers are recorded as values, never dereferenced later). Two
+ * helpers record what ftrace's sched events record: kmark_comm() and
+ * kmark_task_state().
  *
  * The arguments are packed at the site, with the C types the compiler
  * knows, into a block described by a table of struct kmark_arg (no va_list,
@@ -53,6 +55,7 @@ enum kmark_arg_class {
 	KMARK_ARG_CHARP,	/* char * (a %s argument, or %p) */
 	KMARK_ARG_PTR,		/* any other pointer */
 	KMARK_ARG_COMM,		/* kmark_comm(): a comm, recorded inline */
+	KMARK_ARG_STATE,	/* kmark_task_state(): a task state */
 	KMARK_ARG_BAD,		/* anything else (refused at boot) */
 };
 
@@ -82,6 +85,24 @@ struct kmark_comm {
 	memcpy(__kmark_c.s, (task)->comm, sizeof(__kmark_c.s));	\
 	__kmark_c;							\
 })
+
+struct kmark_task_state;
+
+/**
+ * kmark_task_state() - a task state for a "%p" conversion
+ * @state:	the state in ftrace's sched_switch encoding: 0 for a runnable
+ *		task, 1 << (task_state_index() - 1) for a sleeping one,
+ *		TASK_REPORT_MAX for a preempted one
+ *
+ * kmark(sched_switch, "... prev_state=%p ...", ..., kmark_task_state(s))
+ * records @state as a long (a pointer to an incomplete type carries it, so
+ * that the compiler's format check takes it for %p and kmark tells it from
+ * a pointer by its type) and prints it as ftrace prints prev_state: "R",
+ * "S", "D", "R+", ...; the format file says "long prev_state" with
+ * ftrace's print expression.
+ */
+#define kmark_task_state(state)						\
+	((const struct kmark_task_state *)(unsigned long)(state))
 
 /**
  * struct kmark_arg - one argument of a kmark() site, as the compiler sees it
@@ -172,6 +193,7 @@ do {									\
 #define __kmark_class(x)						\
 	_Generic(0 ? (x) : (x),						\
 		struct kmark_comm : KMARK_ARG_COMM,			\
+		const struct kmark_task_state * : KMARK_ARG_STATE,	\
 		int : KMARK_ARG_SIGNED,					\
 		long : KMARK_ARG_SIGNED,				\
 		long long : KMARK_ARG_SIGNED,				\

@@ -15,21 +15,22 @@
 /*
  * prev_state in ftrace's encoding (__trace_sched_switch_state()): 0 for a
  * runnable task, 1 << (task_state_index() - 1) for a sleeping one,
- * TASK_REPORT_MAX for a preempted one. The %pT conversion records it as a
+ * TASK_REPORT_MAX for a preempted one. kmark_task_state() records it as a
  * long and prints it as ftrace does ("R", "S", "R+", ...), and the format
  * file gives it ftrace's print expression, so that viewers reading
  * prev_state as a number (KernelShark's scheduling plugin) read kmark's.
  * Only called while sched_switch is enabled.
  */
-static inline void *kmark_switch_state(bool preempt, unsigned int prev_state,
-				       struct task_struct *prev)
+static inline unsigned long kmark_switch_state(bool preempt,
+					       unsigned int prev_state,
+					       struct task_struct *prev)
 {
 	unsigned int state;
 
 	if (preempt)
-		return (void *)(unsigned long)TASK_REPORT_MAX;
+		return TASK_REPORT_MAX;
 	state = __task_state_index(prev_state, prev->exit_state);
-	return (void *)(unsigned long)(state ? 1U << (state - 1) : 0);
+	return state ? 1UL << (state - 1) : 0;
 }
 
 /*
@@ -44,9 +45,9 @@ static __always_inline void kmark_sched_switch(bool preempt,
 					       struct task_struct *next)
 {
 	kmark(sched_switch,
-	      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%pT ==> next_comm=%s next_pid=%d next_prio=%d",
+	      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%p ==> next_comm=%s next_pid=%d next_prio=%d",
 	      kmark_comm(prev), prev->pid, prev->prio,
-	      kmark_switch_state(preempt, prev_state, prev),
+	      kmark_task_state(kmark_switch_state(preempt, prev_state, prev)),
 	      kmark_comm(next), next->pid, next->prio);
 }
 

@@ -58,13 +58,13 @@ static DEFINE_XARRAY_ALLOC1(kmark_ids);
 
 /* --- the format parser ------------------------------------------------ */
 
-/* %p extensions: the kernel's %px %pS %ps %pB, and kmark's %pT. */
+/* %p extensions: the kernel's %px %pS %ps %pB. */
 static bool kmark_p_ext_ok(char c)
 {
-	return c == 'x' || c == 'S' || c == 's' || c == 'B' || c == 'T';
+	return c == 'x' || c == 'S' || c == 's' || c == 'B';
 }
 
-#define KMARK_P_EXT_ERR "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)"
+#define KMARK_P_EXT_ERR "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)"
 
 /**
  * kmark_parse_format - parse a marker format into a layout
@@ -170,16 +170,6 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 					*err = KMARK_P_EXT_ERR;
 					goto fail_at;
 				}
-				/*
-				 * %pT: a task state, passed as a pointer-sized
-				 * value in ftrace's sched_switch encoding,
-				 * recorded as a long and printed "S", "R+", ...
-				 */
-				if (*q == 'T') {
-					f->conv_arg = KMARK_CONV_TASK_STATE;
-					f->is_signed = true;
-					f->type = "long";
-				}
 				q++;
 			}
 			break;
@@ -255,6 +245,68 @@ static unsigned int kmark_conv_size(const struct kmark_field *f)
 	}
 }
 
+/* A plain %p: what a kmark_task_state() argument takes. */
+static bool kmark_plain_ptr(const struct kmark_field *f)
+{
+	size_t n = strlen(f->conv);
+
+	return f->kind == KMARK_FIELD_PTR && n && f->conv[n - 1] == 'p';
+}
+
+/*
+ * Whether argument @a of a site fits field @f, which the first site bound
+ * (@first: this site is the first) or nobody did yet.
+ */
+static const char *kmark_arg_check(const struct kmark_field *f,
+				   const struct kmark_arg *a, bool first,
+				   unsigned int args_size)
+{
+	bool ptr = a->class == KMARK_ARG_PTR || a->class == KMARK_ARG_CHARP;
+	bool num = a->class == KMARK_ARG_SIGNED ||
+		   a->class == KMARK_ARG_UNSIGNED;
+
+	if (a->class == KMARK_ARG_COMM) {
+		/* kmark_comm(): the comm inline, ftrace's char[16]. */
+		if (a->size != TASK_COMM_LEN ||
+		    (f->kind != KMARK_FIELD_STR && f->kind != KMARK_FIELD_CHARS))
+			return "an argument does not match its conversion";
+		if (!first && f->kind != KMARK_FIELD_CHARS)
+			return "kmark_comm() where the first site passes a string";
+	} else if (a->class == KMARK_ARG_STATE) {
+		/* kmark_task_state(): a long, printed as ftrace's prev_state. */
+		if (a->size != sizeof(long) || !kmark_plain_ptr(f))
+			return "kmark_task_state() for a conversion other than %p";
+		if (!first && f->conv_arg != KMARK_CONV_TASK_STATE)
+			return "kmark_task_state() where the first site passes a pointer";
+	} else if (a->size != kmark_conv_size(f) ||
+		   (f->kind == KMARK_FIELD_INT ? !num : !ptr) ||
+		   f->kind == KMARK_FIELD_CHARS ||
+		   f->conv_arg == KMARK_CONV_TASK_STATE) {
+		return "an argument does not match its conversion";
+	}
+	if (a->offset + a->size > args_size)
+		return "an argument lies outside the argument block";
+	if (!first && f->offset != KMARK_HDR_SIZE + a->offset)
+		return "its arguments are packed unlike the first site's";
+	return NULL;
+}
+
+/* The first site places field @f where it packs argument @a. */
+static void kmark_field_place(struct kmark_field *f, const struct kmark_arg *a)
+{
+	if (a->class == KMARK_ARG_COMM) {
+		f->kind = KMARK_FIELD_CHARS;
+		f->type = "char";
+		f->conv_arg = KMARK_CONV_STR;
+	} else if (a->class == KMARK_ARG_STATE) {
+		f->conv_arg = KMARK_CONV_TASK_STATE;
+		f->is_signed = true;
+		f->type = "long";
+	}
+	f->offset = KMARK_HDR_SIZE + a->offset;
+	f->size = f->kind == KMARK_FIELD_STR ? sizeof(u32) : a->size;
+}
+
 /**
  * kmark_layout_bind - place a marker's fields where its site packs them
  * @l:		the marker's layout, from kmark_parse_format()
@@ -264,8 +316,10 @@ static unsigned int kmark_conv_size(const struct kmark_field *f)
  * (-Wformat is an error at a kmark() site); this is the same check once
  * more, on the table the compiler built, so that a site that escaped it
  * (another compiler, a hand-made site) can never make the recorder read a
- * string from an integer. The first site sets the offsets; every further
- * site of the marker must pack its arguments the same way.
+ * string from an integer. The first site sets the offsets (and the kinds
+ * that kmark_comm() and kmark_task_state() give); every further site of
+ * the marker must pack its arguments the same way. A site that does not
+ * fit changes nothing, the first one included.
  *
  * Return: NULL, or why @site does not fit.
  */
@@ -273,6 +327,7 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 			      const struct kmark_site *site)
 {
 	bool first = !l->size;
+	const char *why;
 	unsigned int i;
 
 	if (site->nr_args != l->nr_fields)
@@ -280,43 +335,17 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 	if (site->nr_args && !site->args)
 		return "no argument table";
 	for (i = 0; i < l->nr_fields; i++) {
-		const struct kmark_arg *a = &site->args[i];
-		struct kmark_field *f = &l->fields[i];
-		bool ptr = a->class == KMARK_ARG_PTR ||
-			   a->class == KMARK_ARG_CHARP;
-		bool num = a->class == KMARK_ARG_SIGNED ||
-			   a->class == KMARK_ARG_UNSIGNED;
-
-		if (a->class == KMARK_ARG_COMM && a->size == TASK_COMM_LEN &&
-		    (f->kind == KMARK_FIELD_STR || f->kind == KMARK_FIELD_CHARS)) {
-			/* kmark_comm(): the comm inline, ftrace's char[16]. */
-			if (first) {
-				f->kind = KMARK_FIELD_CHARS;
-				f->type = "char";
-			} else if (f->kind != KMARK_FIELD_CHARS) {
-				return "kmark_comm() where the first site passes a string";
-			}
-		} else if (a->size != kmark_conv_size(f) ||
-			   (f->kind == KMARK_FIELD_INT ? !num : !ptr) ||
-			   f->kind == KMARK_FIELD_CHARS) {
-			return "an argument does not match its conversion";
-		}
-		if (a->offset + a->size > site->args_size)
-			return "an argument lies outside the argument block";
-		if (first) {
-			f->offset = KMARK_HDR_SIZE + a->offset;
-			f->size = f->kind == KMARK_FIELD_STR ? sizeof(u32) :
-				  a->size;
-			f->conv_arg = f->kind == KMARK_FIELD_CHARS ?
-				      KMARK_CONV_STR : f->conv_arg;
-		} else if (f->offset != KMARK_HDR_SIZE + a->offset) {
-			return "its arguments are packed unlike the first site's";
-		}
+		why = kmark_arg_check(&l->fields[i], &site->args[i], first,
+				      site->args_size);
+		if (why)
+			return why;
 	}
-	if (first)
-		l->size = KMARK_HDR_SIZE + site->args_size;
-	else if (l->size != KMARK_HDR_SIZE + site->args_size)
-		return "its argument block differs from the first site's";
+	if (!first)
+		return l->size == KMARK_HDR_SIZE + site->args_size ? NULL :
+		       "its argument block differs from the first site's";
+	for (i = 0; i < l->nr_fields; i++)
+		kmark_field_place(&l->fields[i], &site->args[i]);
+	l->size = KMARK_HDR_SIZE + site->args_size;
 	return NULL;
 }
 

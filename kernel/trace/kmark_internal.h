@@ -46,7 +46,7 @@ enum kmark_conv_arg {
 	KMARK_CONV_LLONG,	/* ll: a long long */
 	KMARK_CONV_PTR,		/* %p and its extensions */
 	KMARK_CONV_STR,		/* %s */
-	KMARK_CONV_TASK_STATE,	/* %pT: a task state, ftrace's encoding */
+	KMARK_CONV_TASK_STATE,	/* kmark_task_state() for a %p: ftrace's encoding */
 };
 
 /**

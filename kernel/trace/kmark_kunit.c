@@ -48,7 +48,8 @@ static const struct kmark_fmt_case kmark_fmt_cases[] = {
 	{ "bad=%.*s", "'*' width or precision is not supported", 4 },
 	{ "f=%f", "Unsupported conversion", 3 },
 	{ "end=%", "Incomplete conversion at the end of the format", 4 },
-	{ "m=%pM", "Unsupported %p extension (use %p, %px, %pS, %ps, %pB or %pT)", 2 },
+	{ "m=%pM", "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)", 2 },
+	{ "st=%pT", "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)", 3 },
 	{ "w=%ls", "Wide strings are not supported", 2 },
 	{ "n=%n", "Unsupported conversion", 3 },
 	{ "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d", "Too many fields (at most 16)", 32 },
@@ -201,7 +202,7 @@ static void kmark_test_round_trip(struct kunit *test)
 	KMARK_ROUND_TRIP("no args");
 }
 
-/* %pT: a task state in ftrace's sched_switch encoding, printed as ftrace does. */
+/* kmark_task_state(): ftrace's sched_switch encoding, printed as ftrace does. */
 static void kmark_test_task_state(struct kunit *test)
 {
 	static const struct { unsigned long v; const char *want; } cases[] = {
@@ -218,7 +219,7 @@ static void kmark_test_task_state(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kmark_probe_register("kmark_kunit_state", NULL,
 						   kmark_capture_probe, c), 0);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		kmark(kmark_kunit_state, "st=%pT", (void *)cases[i].v);
+		kmark(kmark_kunit_state, "st=%p", kmark_task_state(cases[i].v));
 		seq_buf_init(&s, got, sizeof(got));
 		kmark_print_fields(&s, c->m->layout, c->rec, c->len);
 		seq_buf_str(&s);
@@ -336,6 +337,21 @@ static void kmark_test_bind_refuses(struct kunit *test)
 		{ 0, sizeof(int), KMARK_ARG_SIGNED },
 		{ sizeof(int), sizeof(int), KMARK_ARG_SIGNED },
 	};
+	static const struct kmark_arg state[] = {
+		{ 0, sizeof(long), KMARK_ARG_STATE },
+	};
+	static const struct kmark_arg comm_bad[] = {
+		{ 0, TASK_COMM_LEN, KMARK_ARG_COMM },
+		{ TASK_COMM_LEN, 4, KMARK_ARG_BAD },
+	};
+	static const struct kmark_arg str_state[] = {
+		{ 0, sizeof(long), KMARK_ARG_CHARP },
+		{ sizeof(long), sizeof(long), KMARK_ARG_STATE },
+	};
+	static const struct kmark_arg str_ptr[] = {
+		{ 0, sizeof(long), KMARK_ARG_CHARP },
+		{ sizeof(long), sizeof(long), KMARK_ARG_PTR },
+	};
 	struct kmark_site site = { .name = "t" };
 	const char *err;
 	unsigned int pos;
@@ -359,7 +375,48 @@ static void kmark_test_bind_refuses(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, KMARK_BIND("i=%d j=%d", two, 2, 4));
 	KUNIT_EXPECT_NULL(test, KMARK_BIND("i=%d j=%u", two, 2, 8));
 	KUNIT_EXPECT_NOT_NULL(test, KMARK_BIND("i=%d j=%d", NULL, 2, 8));
+	/* kmark_task_state() is for a plain %p only. */
+	KUNIT_EXPECT_NULL(test, KMARK_BIND("st=%p", state, 1, sizeof(long)));
+	KUNIT_EXPECT_NOT_NULL(test, KMARK_BIND("st=%pS", state, 1, sizeof(long)));
+	KUNIT_EXPECT_NOT_NULL(test, KMARK_BIND("st=%ld", state, 1, sizeof(long)));
+	KUNIT_EXPECT_NOT_NULL(test, KMARK_BIND("st=%s", state, 1, sizeof(long)));
 #undef KMARK_BIND
+
+	/*
+	 * A first site that does not fit changes nothing: the next site is
+	 * the first one still (kmark_comm() once stayed behind in the
+	 * layout and a later string was refused).
+	 */
+	l = kmark_parse_format("c=%s p=%p", &err, &pos);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(l));
+	site.format = "c=%s p=%p";
+	site.nr_args = 2;
+	site.args = comm_bad;
+	site.args_size = TASK_COMM_LEN + 4;
+	KUNIT_EXPECT_NOT_NULL(test, kmark_layout_bind(l, &site));
+	KUNIT_EXPECT_EQ(test, l->size, 0U);
+	KUNIT_EXPECT_EQ(test, l->fields[0].kind, KMARK_FIELD_STR);
+	site.args = str_state;
+	site.args_size = 2 * sizeof(long);
+	KUNIT_EXPECT_NULL(test, kmark_layout_bind(l, &site));
+	KUNIT_EXPECT_EQ(test, l->fields[0].kind, KMARK_FIELD_STR);
+	KUNIT_EXPECT_EQ(test, l->fields[1].conv_arg, KMARK_CONV_TASK_STATE);
+	KUNIT_EXPECT_STREQ(test, l->fields[1].type, "long");
+	/* Later sites pass what the first one passed, state for state. */
+	site.args = str_ptr;
+	KUNIT_EXPECT_NOT_NULL(test, kmark_layout_bind(l, &site));
+	site.args = str_state;
+	KUNIT_EXPECT_NULL(test, kmark_layout_bind(l, &site));
+	kmark_free_layout(l);
+
+	l = kmark_parse_format("c=%s p=%p", &err, &pos);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(l));
+	site.args = str_ptr;
+	KUNIT_EXPECT_NULL(test, kmark_layout_bind(l, &site));
+	KUNIT_EXPECT_EQ(test, l->fields[1].conv_arg, KMARK_CONV_PTR);
+	site.args = str_state;
+	KUNIT_EXPECT_NOT_NULL(test, kmark_layout_bind(l, &site));
+	kmark_free_layout(l);
 }
 
 /* The format file of kmark_kunit_layout, field lines in offset order. */

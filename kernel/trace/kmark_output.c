@@ -350,7 +350,7 @@ static void kmark_print_fmt_text(struct seq_buf *s, const char *t)
 	}
 }
 
-/* A %pT field's two print fmt arguments, as ftrace's sched_switch has them. */
+/* A task state's two print fmt arguments, as ftrace's sched_switch has them. */
 static void kmark_print_state_args(struct seq_buf *s, const char *name)
 {
 	unsigned int i;

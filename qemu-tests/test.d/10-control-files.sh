@@ -23,7 +23,7 @@ echo 1408 > $K/buffer_size_kb
 am=$(cat $K/available_markers)
 expect_eq "available_markers: sched_switch with ftrace's fields" \
 	"$(echo "$am" | grep '^sched_switch ')" \
-	"sched_switch prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%pT ==> next_comm=%s next_pid=%d next_prio=%d"
+	"sched_switch prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%p ==> next_comm=%s next_pid=%d next_prio=%d"
 expect_eq "available_markers: sched_wakeup" "$(echo "$am" | grep '^sched_wakeup ')" \
 	"sched_wakeup comm=%s pid=%d prio=%d target_cpu=%03d"
 expect_eq "available_markers: the zero-argument sys_sync" "$(echo "$am" | grep '^sys_sync')" "sys_sync "

@@ -47,12 +47,14 @@ class Result:
 
 # Guest tests that inject allocation failures (fail-nth) bracket them with
 # these lines in the kernel log; inside, the kernel's own reports of a
-# failed allocation (warn_alloc: a header line, then a stack dump up to
-# </TASK>) are expected and not trouble. Anything else still is.
+# failed allocation (warn_alloc: a header line, then a stack dump that ends
+# with </TASK> on x86_64 and before "Mem-Info:" on both arches) are
+# expected and not trouble. Anything else still is.
 FAULT_BEGIN = 'KMARK-FAULT-INJECTION begin'
 FAULT_END = 'KMARK-FAULT-INJECTION end'
-ALLOC_FAILURE = re.compile(r'(vmalloc error: .*allocation failed|'
+ALLOC_FAILURE = re.compile(r'(vmalloc error: size \d+, |'
                            r'page allocation failure: order:)')
+ALLOC_FAILURE_END = re.compile(r'</TASK>|Mem-Info:')
 
 
 def find_trouble(lines):
@@ -69,7 +71,7 @@ def find_trouble(lines):
             skipping = True
             continue
         if skipping:
-            if '</TASK>' in x:
+            if ALLOC_FAILURE_END.search(x):
                 skipping = False
             continue
         if TROUBLE.search(x):

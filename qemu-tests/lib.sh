@@ -86,11 +86,17 @@ fault_setup() {
 	echo 0 > $F/fail_page_alloc/min-order 2>/dev/null
 	# With kmemleak, its own metadata allocations would take the
 	# injected failures (it falls back to a pool): fail only the kmalloc
-	# caches, where kmark's allocations are.
+	# caches, where kmark's allocations are. A cache other caches were
+	# merged into refuses the flag (the stress kernels boot with
+	# slab_nomerge); say which did.
 	if [ -d /sys/kernel/slab ] && [ -e $F/kmemleak ]; then
+		refused=
 		for c in /sys/kernel/slab/kmalloc-*/failslab; do
-			echo 1 > $c 2>/dev/null
+			echo 1 > $c 2>/dev/null ||
+				refused="$refused $(basename "$(dirname $c)")"
 		done
+		[ -z "$refused" ] ||
+			echo "# failslab refused by merged caches:$refused (boot with slab_nomerge)"
 		echo Y > $F/failslab/cache-filter
 	fi
 }

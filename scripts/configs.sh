@@ -8,7 +8,7 @@
 #   nokprobes  CONFIG_KPROBES=n: markers without kprobe events
 #   up         CONFIG_SMP=n
 #   nomodules  CONFIG_MODULES=n
-# (JUMP_LABEL=n is the x86_64-stress test kernel, built whole.) The base
+# (JUMP_LABEL=n is the i386-stress test kernel, built whole.) The base
 # (configure.sh ARCH-matrix, kept in build/ARCH-matrix-base) is made once;
 # each variation is merged onto it and olddefconfig'd, and must keep every
 # option it asks for. In each,

@@ -6,9 +6,12 @@
 # an unchanged configuration never triggers a full rebuild.
 #   x86_64         common + x86_64 + bench: the x86_64 test kernel (patched
 #                  NOPs, ftrace beside kmark) and make bench's kernel
-#   x86_64-stress  common + x86_64 + debug + stress: KASAN, kmemleak,
-#                  lockdep, no JUMP_LABEL; booted with both vCPUs parallel
-#   i386           common + i386 + debug (lockdep, no ftrace at all)
+#   i386-stress    common + i386 + debug + stress: lockdep, kmemleak,
+#                  KFENCE, no JUMP_LABEL; booted with both vCPUs parallel
+#                  (make check's i386 kernel)
+#   x86_64-stress  the same on x86_64, + kasan (on request only)
+#   i386           common + i386 + debug (lockdep, no ftrace at all;
+#                  patched NOPs): make run ARCH=i386
 #   i386-bench     common + i386 + bench: make bench's kmark-only i386 figures
 #   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
 #   ARCH-matrix    common + ARCH + matrix: the base of the configuration
@@ -23,7 +26,8 @@ arch=$(kernel_arch "$(flavour_arch "$flavour")")
 cdir=$top/scripts/config
 case "$flavour" in
 x86_64) frags=(common x86_64 bench) ;;
-x86_64-stress) frags=(common x86_64 debug stress) ;;
+x86_64-stress) frags=(common x86_64 debug stress kasan) ;;
+i386-stress) frags=(common i386 debug stress) ;;
 i386) frags=(common i386 debug) ;;
 i386-bench) frags=(common i386 bench) ;;
 x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;

@@ -38,6 +38,8 @@ while [ $r -lt "$RUNS" ]; do
 	# buffer event header and time extends; the same for both tracers).
 	out size.kmark.bytes "$(sum $K bytes)"
 	out size.kmark.entries "$(sum $K entries)"
+	# The ring buffer's part: reserve and commit alone, same record size.
+	out hit.ringbuf "$(bench ringbuf)"
 	echo 0 > $K/tracing_on
 	out hit.marker_paused "$(bench marker)"
 	echo 1 > $K/tracing_on

@@ -49,7 +49,7 @@ def figures(vals, env):
     if plain is not None:
         f['hit.plain'] = plain
         for k in ('marker_off', 'marker_on', 'marker_paused', 'marker_filtered',
-                  'kmark_kprobe', 'ftrace_kprobe'):
+                  'kmark_kprobe', 'ftrace_kprobe', 'ringbuf'):
             v = per_hit('hit.' + k)
             if v is not None:
                 f['hit.' + k] = v - plain
@@ -59,6 +59,8 @@ def figures(vals, env):
     tp_flt = per_hit('hit.tracepoint_filtered')
     if tp_off is not None and tp_flt is not None:
         f['hit.tracepoint_filtered'] = tp_flt - tp_off
+    if f.get('hit.marker_on') is not None and f.get('hit.ringbuf') is not None:
+        f['hit.marker_own'] = f['hit.marker_on'] - f['hit.ringbuf']
     if plain and per_hit('hit.marker_off') is not None:
         f['hit.marker_off_ratio'] = per_hit('hit.marker_off') / plain
     none = med(vals, 'switch.none')
@@ -188,10 +190,14 @@ def main():
     row('+ disabled kmark marker, per call', 'hit.marker_off', '')
     L.append(f"| disabled marker / no marker (whole call) | "
              f"{rfmt(ic.get('hit.marker_off_ratio'))} | {spread(ic_runs, 'hit.marker_off_ratio')} | "
-             f"{rfmt(tc.get('hit.marker_off_ratio'))} | within 1.01x |")
+             f"{rfmt(tc.get('hit.marker_off_ratio'))} | the NOP alone: +1 instruction per call |")
     L.append(f"| ping-pong, sched_switch marker compiled in but disabled / kernel without kmark | "
              f"{rfmt(ic.get('switch.disabled_vs_nokmark'))} |  | not measured | within 1.01x |")
     row('+ kmark marker enabled, per event', 'hit.marker_on', '')
+    row('of which the ring buffer: reserve and commit alone, same record size',
+        'hit.ringbuf', '')
+    row("of which kmark's own part (enabled event less the ring buffer)",
+        'hit.marker_own', '')
     row('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused', '')
     row('+ ftrace TRACE_EVENT (same fields) enabled, per event', 'hit.tracepoint_on', '')
     rrow('**kmark / ftrace, enabled event**', 'hit.marker_on', 'hit.tracepoint_on', '<= 0.75x')
@@ -268,6 +274,17 @@ def main():
              'site (no va_list, no format walk) and copies them with one memcpy; '
              'the rest is the ring buffer, the context flags and the comm copy.')
     L.append('')
+    rb, on, tp = ic.get('hit.ringbuf'), ic.get('hit.marker_on'), ic.get('hit.tracepoint_on')
+    if rb is not None and on is not None and tp is not None:
+        room = 0.75 * tp - rb
+        L.append(f'Where the enabled event goes (icount): the ring buffer\'s reserve and '
+                 f'commit alone, for a record of the same size, take {fmt(rb)} of '
+                 f'kmark\'s {fmt(on)} instructions per event; kmark\'s own part (the '
+                 f'hit, the probe call, the filters\' checks, the header, the copy) is '
+                 f'the other {fmt(on - rb)}. At 0.75x of ftrace\'s {fmt(tp)}, on the '
+                 f'same ring buffer, kmark\'s own part would have to fit in '
+                 f'{fmt(room)} instructions ({room / (on - rb):.0%} of what it takes).')
+        L.append('')
     L.append('Idle reader: sched_switch alone enabled on an otherwise idle guest, '
              '`cat trace_pipe` into a file for a fixed time; "own" are the switches '
              'whose prev_comm is the reader. Latency: sys_sync fired 20-80 ms apart '
@@ -346,7 +363,7 @@ def main():
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
             'size.kmark', 'size.ftrace', 'hit.marker_filtered',
-            'hit.tracepoint_filtered']
+            'hit.tracepoint_filtered', 'hit.ringbuf']
     passed = failed = 0
     for mode, f in modes.items():
         for k in want:

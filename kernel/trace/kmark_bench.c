@@ -12,16 +12,23 @@
  *               enabled, and tracing_on, is set through the usual files
  *   tracepoint  the ftrace event kmark_bench:kmark_bench with the same
  *               fields (CONFIG_TRACING kernels only)
+ *   ringbuf     the ring buffer alone: reserve and commit, in the top
+ *               instance's buffer, a record of the size the marker's would
+ *               have (nothing written in it but the type 0, which no event
+ *               has), to tell kmark's own part of an event from the ring
+ *               buffer's
  * Under QEMU with -icount shift=0 a guest nanosecond is one instruction, so
  * the figures are instruction counts.
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/init.h>
+#include <linux/ring_buffer.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <trace/kmark.h>
 
@@ -45,6 +52,24 @@ static noinline __noclone void kmark_bench_plain(int a, long b)
 static noinline __noclone void kmark_bench_marker(int a, long b)
 {
 	kmark(kmark_bench, "a=%d b=%ld comm=%s", a, b, current->comm);
+	barrier();
+}
+
+/* Set before a ringbuf run: the size of kmark_bench's record for current. */
+static unsigned long kmark_bench_rb_size;
+
+static noinline __noclone void kmark_bench_ringbuf(int a, long b)
+{
+	struct trace_buffer *buf = READ_ONCE(kmark_top_inst->buffer);
+	struct ring_buffer_event *event;
+
+	preempt_disable_notrace();
+	event = ring_buffer_lock_reserve(buf, kmark_bench_rb_size);
+	if (event) {
+		((struct kmark_entry *)ring_buffer_event_data(event))->type = 0;
+		ring_buffer_unlock_commit(buf);
+	}
+	preempt_enable_notrace();
 	barrier();
 }
 
@@ -76,6 +101,8 @@ static ssize_t kmark_bench_write(struct file *file, const char __user *ubuf,
 		fn = kmark_bench_plain;
 	else if (!strcmp(mode, "marker"))
 		fn = kmark_bench_marker;
+	else if (!strcmp(mode, "ringbuf"))
+		fn = kmark_bench_ringbuf;
 #ifdef CONFIG_TRACING
 	else if (!strcmp(mode, "tracepoint"))
 		fn = kmark_bench_tracepoint;
@@ -84,6 +111,16 @@ static ssize_t kmark_bench_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&kmark_bench_mutex);
+	if (fn == kmark_bench_ringbuf) {
+		/* Header, a=%d, b=%ld, the string's slot, the comm and its NUL. */
+		kmark_bench_rb_size = KMARK_HDR_SIZE + sizeof(int) +
+				      sizeof(long) + sizeof(char *) +
+				      strlen(current->comm) + 1;
+		if (!READ_ONCE(kmark_top_inst->buffer)) {
+			mutex_unlock(&kmark_bench_mutex);
+			return -ENODEV;	/* no buffer yet: enable an event once */
+		}
+	}
 	t0 = local_clock();
 	for (i = 0; i < n; i++) {
 		fn(i, i);

@@ -8,7 +8,9 @@
 #   nokprobes  CONFIG_KPROBES=n: markers without kprobe events
 #   up         CONFIG_SMP=n
 #   nomodules  CONFIG_MODULES=n
-# (JUMP_LABEL=n is the i386-stress test kernel, built whole.) The base
+#   nojumplabel CONFIG_JUMP_LABEL=n (on i386 the i386-stress test kernel
+#              is built and booted so, whole)
+# The base
 # (configure.sh ARCH-matrix, kept in build/ARCH-matrix-base) is made once;
 # each variation is merged onto it and olddefconfig'd, and must keep every
 # option it asks for. In each,
@@ -25,7 +27,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 INFO_TAG=CONFIGS
 ARCHES=("$@")
 [ ${#ARCHES[@]} -gt 0 ] || ARCHES=(x86_64 i386)
-VARIANTS=${KMARK_MATRIX:-off nokprobes up nomodules}
+VARIANTS=${KMARK_MATRIX:-off nokprobes up nomodules nojumplabel}
 # i386's own list (make check: off and up, the small boards' kernels).
 VARIANTS_I386=${KMARK_MATRIX_I386:-$VARIANTS}
 

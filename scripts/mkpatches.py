@@ -352,6 +352,9 @@ def main():
     ap.add_argument('--build-each', metavar='CONFIG',
                     help='with --check: after each patch, build the objects the '
                          'series adds or patches, with this .config (a bisect test)')
+    ap.add_argument('--link', action='store_true',
+                    help='with --build-each: build and link the whole kernel '
+                         '(vmlinux, modules) after each patch, not only the objects')
     ap.add_argument('--objects', nargs=2, metavar=('TREE', 'CONFIG'),
                     help="print the objects kmark adds or patches that TREE builds "
                          "with CONFIG, one per line (scripts/configs.sh), and exit")
@@ -429,8 +432,9 @@ def build_each(args, repo, patches, tap):
     files are shared, touched ones written anew). In one output directory
     with args.build_each as its .config (olddefconfig drops the options
     the step does not have yet), the objects the series adds or patches are
-    built; a warning in them fails the step (-Werror is not forced: the
-    step is built as the test kernels are)."""
+    built (with --link: the whole kernel, vmlinux and modules); a warning in
+    them fails the step (-Werror is not forced: the step is built as the
+    test kernels are)."""
     build = os.path.dirname(os.path.abspath(args.src))
     tree = os.path.join(build, 'series-src')
     out = os.path.join(build, 'series-obj')
@@ -438,7 +442,6 @@ def build_each(args, repo, patches, tap):
     run(['cp', '-al', args.src, tree])
     shutil.rmtree(os.path.join(tree, '.kmark'), ignore_errors=True)
     os.makedirs(out, exist_ok=True)
-    shutil.copyfile(args.build_each, os.path.join(out, '.config'))
     final = set(git(repo, 'ls-files', capture_output=True, text=True).stdout.split())
     log = subprocess.run(['git', '-C', repo, 'log', '--reverse', '--format=%H %s',
                           '-%d' % len(patches)], capture_output=True, text=True).stdout
@@ -457,15 +460,28 @@ def build_each(args, repo, patches, tap):
                                             capture_output=True).stdout)
         make = ['make', '-C', tree, f'O={out}', 'ARCH=x86_64',
                 f'-j{os.environ.get("JOBS", "3")}']
+        # The whole configuration at every step: an option whose Kconfig a
+        # later patch adds was dropped by the first olddefconfig.
+        shutil.copyfile(args.build_each, os.path.join(out, '.config'))
         res = subprocess.run(make + ['olddefconfig'], capture_output=True, text=True)
-        objs = step_objects(tree, os.path.join(out, '.config'))
+        objs = last = step_objects(tree, os.path.join(out, '.config'))
+        what = f'{len(objs)} kmark targets'
+        if args.link:
+            what = f'vmlinux and modules ({len(objs)} kmark targets in them)'
+            objs = ['vmlinux', 'modules']
         if res.returncode == 0:
             res = subprocess.run(make + objs, capture_output=True, text=True)
         text = res.stdout + res.stderr
         warn = [l for l in text.splitlines() if ': warning:' in l or ': error:' in l]
         tap(res.returncode == 0 and not warn,
-            f'builds after patch {i + 1} ({subject}): {len(objs)} targets',
+            f'builds after patch {i + 1} ({subject}): {what}',
             (warn or text.splitlines())[-8:] if res.returncode or warn else ())
+    # The last step is the whole series: it builds all that the test
+    # kernel has (an option dropped along the way would show here).
+    want = step_objects(args.src, args.build_each)
+    tap(sorted(last) == sorted(want),
+        f'the last step built all {len(want)} kmark targets of the kernel',
+        [f'missing: {sorted(set(want) - set(last))}'] if sorted(last) != sorted(want) else ())
     shutil.rmtree(tree, ignore_errors=True)
 
 

@@ -1655,14 +1655,21 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Forget an event's events/NAME/ record of one instance (files left alone). */
+static void kmark_event_dir_forget_inst(struct kmark_marker *m,
+					struct kmark_instance *inst)
+{
+	kfree(m->edir[inst->idx]);
+	m->edir[inst->idx] = NULL;
+}
+
 static void kmark_event_dir_remove_inst(struct kmark_marker *m,
 					struct kmark_instance *inst)
 {
 	if (!m->edir[inst->idx])
 		return;
 	kmark_fs_remove(m->edir[inst->idx]);
-	kfree(m->edir[inst->idx]);
-	m->edir[inst->idx] = NULL;
+	kmark_event_dir_forget_inst(m, inst);
 }
 
 /**
@@ -2039,14 +2046,10 @@ static void kmark_inst_detach_files(struct kmark_instance *inst,
 	struct kmark_marker *m;
 
 	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(m, &kmark_markers, list) {
-		kfree(m->edir[inst->idx]);
-		m->edir[inst->idx] = NULL;
-	}
-	if (kmark_mark_write) {
-		kfree(kmark_mark_write->edir[inst->idx]);
-		kmark_mark_write->edir[inst->idx] = NULL;
-	}
+	list_for_each_entry(m, &kmark_markers, list)
+		kmark_event_dir_forget_inst(m, inst);
+	if (kmark_mark_write)
+		kmark_event_dir_forget_inst(kmark_mark_write, inst);
 	kmark_groups_free(inst);
 	*dir = inst->dir;
 	memset(&inst->dir, 0, sizeof(inst->dir));

@@ -312,7 +312,7 @@ static int sweep(int argc, char **argv)
 	/* A plain run (N never reached), from the setup's state. */
 	setup(nsteps, steps);
 	kstate(before, sizeof(before));
-	for (n = 0; n <= 400; n++) {
+	for (n = 0; n <= 2000; n++) {
 		pid_t child;
 
 		setup(nsteps, steps);

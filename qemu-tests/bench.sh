@@ -3,12 +3,14 @@
 # Guest side of 'make bench' (x86_64 bench kernel: kmark + ftrace, no
 # lockdep). Prints "BENCH <name> <value>" lines for scripts/bench.sh; every
 # comparison is measured in this one boot, configurations interleaved.
-# N (hits per run), RUNS (runs per configuration), PP (ping-pong round trips)
-# come from the environment; ONLY_KMARK=1 (the i386 bench kernel, which has
+# N (hits per run), RUNS (runs per configuration), PP (ping-pong round trips),
+# DRAIN (events a reader drains), FLOOD (events of the flood) come from the
+# environment; ONLY_KMARK=1 (the i386 bench kernel, which has
 # no ftrace) measures kmark's per-event figures alone.
 K=/sys/kernel/debug/kmark
 T=/sys/kernel/debug/tracing
 N=${N:-200000} RUNS=${RUNS:-5} PP=${PP:-5000} FLOOD=${FLOOD:-1000000}
+DRAIN=${DRAIN:-100000} DRAIN_KB=$(( ${DRAIN:-100000} * 64 / 1024 + 64 ))
 IDLE=${IDLE:-3} LAT=${LAT:-50}
 [ -d $T ] || mount -t tracefs tracefs $T 2>/dev/null
 out() { echo "BENCH $*"; }
@@ -25,6 +27,85 @@ echo > $K/set_event
 # Warm the emulator and the caches up.
 bench plain > /dev/null; bench marker > /dev/null
 kmark-testprog pingpong-time 500 > /dev/null
+
+# The readers: the same program reads both tracers' files, 4 KiB at a time
+# like cat (kmark-testprog drain: O_NONBLOCK until EAGAIN), and kmark record
+# writes a trace.dat of kmark's raw pages.
+lost_now() { echo $(( $(sum "$1" overrun) + $(sum "$1" 'dropped events') )); }
+# drain NAME DIR MODE READER...: events recorded with no reader (they fit
+# in the buffer: "fill_lost" says so), then READER alone takes them on
+# CPU 1; twice, DRAIN/4 and DRAIN events: the difference of the two times
+# is READER's own time for the extra events (its start-up and end cancel
+# out), the rate it keeps up with at zero loss.
+drain_once() {
+	clear_bufs
+	# (kmark record disables its events when it ends)
+	[ "$dir" != $K ] || echo kmark_bench > $K/set_event
+	echo "$mode $1" > $K/bench
+	shift
+	fill_lost=$(( fill_lost + $(lost_now "$dir") ))
+	r0=$(sum "$dir" 'read events')
+	ns=$(taskset 2 kmark-testprog time "$@")
+	events=$(( $(sum "$dir" 'read events') - r0 ))
+}
+drain() {
+	name=$1 dir=$2 mode=$3 fill_lost=0; shift 3
+	drain_once $((DRAIN / 4)) "$@"
+	ns0=$ns events0=$events
+	drain_once "$DRAIN" "$@"
+	out "drain.$name.fill_lost" "$fill_lost"
+	out "drain.$name.events" $((events - events0))
+	out "drain.$name.ns" $((ns - ns0))
+}
+# flood NAME DIR MODE READER...: FLOOD events from CPU 0 at the writer's
+# full rate, READER (blocking) on CPU 1 at the same time: what it loses.
+flood() {
+	name=$1 dir=$2 mode=$3; shift 3
+	clear_bufs
+	taskset 2 "$@" > /dev/null 2>&1 &
+	rd=$!
+	sleep 1
+	r0=$(sum "$dir" 'read events')
+	echo "$mode $FLOOD" > $K/bench
+	sleep 2
+	kill $rd 2>/dev/null; wait $rd 2>/dev/null
+	out "flood.$name.events" $(( $(sum "$dir" 'read events') - r0 ))
+	out "flood.$name.lost" "$(lost_now "$dir")"
+}
+# readers KIND: every reader of both tracers, drain or flood
+readers() {
+	kind=$1
+	# The drains' events must fit: DRAIN_KB per CPU (the flood keeps the
+	# 1408 KiB of the other figures, the writer outruns any reader there).
+	kb=1408
+	[ "$kind" = flood ] || kb=$DRAIN_KB
+	echo $kb > $K/buffer_size_kb
+	echo $kb > $T/buffer_size_kb
+	echo kmark_bench > $K/set_event
+	if [ "$kind" = drain ]; then
+		drain kmark_cat $K marker kmark-testprog drain $K/trace_pipe
+		drain kmark_raw $K marker kmark-testprog drain $K/per_cpu/cpu0/trace_pipe_raw
+		drain kmark_dat $K marker kmark record -k -t 0.001 -o /tmp/rd.dat kmark_bench
+	else
+		flood kmark_cat $K marker cat $K/trace_pipe
+		flood kmark_raw $K marker cat $K/per_cpu/cpu0/trace_pipe_raw
+		flood kmark_dat $K marker kmark record -k -o /tmp/rd.dat kmark_bench
+	fi
+	rm -f /tmp/rd.dat
+	echo > $K/set_event
+	echo 1 > $T/events/kmark_bench/kmark_bench/enable
+	if [ "$kind" = drain ]; then
+		drain ftrace_cat $T tracepoint kmark-testprog drain $T/trace_pipe
+		drain ftrace_raw $T tracepoint kmark-testprog drain $T/per_cpu/cpu0/trace_pipe_raw
+	else
+		flood ftrace_cat $T tracepoint cat $T/trace_pipe
+		flood ftrace_raw $T tracepoint cat $T/per_cpu/cpu0/trace_pipe_raw
+	fi
+	echo 0 > $T/events/kmark_bench/kmark_bench/enable
+	echo 1408 > $K/buffer_size_kb
+	echo 1408 > $T/buffer_size_kb
+	clear_bufs
+}
 
 r=0
 while [ $r -lt "$RUNS" ]; do
@@ -79,46 +160,23 @@ while [ $r -lt "$RUNS" ]; do
 		echo 1 > $T/events/sched/sched_switch/enable
 		out switch.ftrace "$(kmark-testprog pingpong-time "$PP")"
 		echo 0 > $T/events/sched/sched_switch/enable
+		# ftrace's default record-cmd keeps its pid -> comm table
+		# through probes of its own on sched_switch and sched_wakeup;
+		# without them, what the event itself costs.
+		echo 0 > $T/options/record-cmd
+		echo 1 > $T/events/sched/sched_switch/enable
+		out switch.ftrace_nocmd "$(kmark-testprog pingpong-time "$PP")"
+		echo 0 > $T/events/sched/sched_switch/enable
+		echo 1 > $T/options/record-cmd
 	fi
 	clear_bufs
+	[ -n "$ONLY_KMARK" ] || { readers drain; readers flood; }
 done
 # ONLY_KMARK (i386: no ftrace there): the per-event figures above only.
 if [ -n "$ONLY_KMARK" ]; then
 	out done 1
 	return 0 2>/dev/null || exit 0
 fi
-
-# Reader throughput: a marker (or event) flood on CPU 0, one reader on CPU 1.
-flood() {	# flood NAME DIR MODE READER...
-	name=$1 dir=$2 mode=$3; shift 3
-	clear_bufs
-	taskset 2 "$@" > /dev/null 2>&1 &
-	rd=$!
-	sleep 1
-	r0=$(sum "$dir" 'read events')
-	echo "$mode $FLOOD" > $K/bench
-	set -- $(cat $K/bench)
-	ns=$3
-	sleep 2
-	kill $rd 2>/dev/null; wait $rd 2>/dev/null
-	read=$(( $(sum "$dir" 'read events') - r0 ))
-	lost=$(( $(sum "$dir" overrun) + $(sum "$dir" 'dropped events') ))
-	out "read.$name.events" "$read"
-	out "read.$name.lost" "$lost"
-	out "read.$name.ns" "$ns"
-}
-echo kmark_bench > $K/set_event
-flood kmark_cat $K marker cat $K/trace_pipe
-flood kmark_tool $K marker kmark stream
-# The binary path: raw pages as they fill (cat of trace_pipe_raw), and
-# kmark record -o x.dat (raw pages into trace.dat), against ftrace's raw.
-flood kmark_raw $K marker cat $K/per_cpu/cpu0/trace_pipe_raw
-flood kmark_dat $K marker kmark record -k -o /tmp/flood.dat kmark_bench
-echo > $K/set_event
-echo 1 > $T/events/kmark_bench/kmark_bench/enable
-flood ftrace_cat $T tracepoint cat $T/trace_pipe
-flood ftrace_raw $T tracepoint cat $T/per_cpu/cpu0/trace_pipe_raw
-echo 0 > $T/events/kmark_bench/kmark_bench/enable
 
 # The idle reader: sched_switch only, 'cat trace_pipe' to a file for IDLE s;
 # how many of the recorded switches are the reader's own.

@@ -11,6 +11,8 @@
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
  *   drain FILE        read FILE with O_NONBLOCK until EAGAIN, to stdout
  *   sync N            call sync() N times
+ *   time CMD ARG...   run CMD, print its elapsed CLOCK_MONOTONIC ns (or
+ *                     "failed STATUS"); its output goes to /dev/null
  *   reread FILE       read FILE to the end, lseek to 0, read it again and
  *                     pread it from 0: prints "same BYTES" or "differ ..."
  *   rawdump FILE      read ring-buffer pages (trace_pipe_raw) with
@@ -565,6 +567,37 @@ static int latency(const char *path, int n)
 	return 0;
 }
 
+/* time CMD ARG...: run CMD (output to /dev/null), print the elapsed ns */
+static int time_cmd(char **cmd)
+{
+	long long t0 = ns_now();
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return perror("fork"), 1;
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return perror("waitpid"), 1;
+	t0 = ns_now() - t0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("failed %d\n", status);
+		return 1;
+	}
+	printf("%lld\n", t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -588,13 +621,16 @@ int main(int argc, char **argv)
 		return sweep(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "reread"))
 		return reread(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "time"))
+		return time_cmd(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "rawdump"))
 		return rawdump(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "latency"))
 		return latency(argv[2], atoi(argv[3]));
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
-			"       drain FILE | sync N | reread FILE | rawdump FILE | latency FILE N |\n"
+			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
+			"       latency FILE N |\n"
 			"       failnth N OP ARGS\n");
 		return 2;
 	}

@@ -14,9 +14,9 @@ quick=${QUICK:-0}
 out=$BUILD/bench
 mkdir -p "$out"
 if [ "$quick" = 1 ]; then
-	env='N=20000 RUNS=1 PP=500 FLOOD=100000 IDLE=2 LAT=20'
+	env='N=20000 RUNS=1 PP=500 FLOOD=100000 DRAIN=20000 IDLE=2 LAT=20'
 else
-	env='N=200000 RUNS=5 PP=5000 FLOOD=1000000 IDLE=5 LAT=100'
+	env='N=200000 RUNS=5 PP=5000 FLOOD=300000 DRAIN=100000 IDLE=5 LAT=100'
 fi
 
 "$top/scripts/setup.sh"

@@ -168,6 +168,7 @@ struct rawcap {
 	unsigned char **buf;	/* a page being read, per CPU */
 	size_t *fill;		/* bytes of it read so far */
 	unsigned long long pages;
+	unsigned long long full_pages;	/* of them, nearly full ones */
 };
 /*
  * Open trace_pipe_raw of every CPU under <ctl_dir>/per_cpu/ (O_NONBLOCK)

@@ -198,6 +198,7 @@ static int read_cpu(struct rawcap *rc, unsigned int cpu, bool drain)
 		if (rc->fill[cpu] == rc->page_size) {
 			bool full = page_full(rc, cpu);
 
+			rc->full_pages += full;
 			if (save_page(rc, cpu))
 				return KM_EXIT_ERROR;
 			if (!drain && !full)
@@ -211,6 +212,7 @@ int rawcap_run(struct rawcap *rc, double seconds)
 	struct pollfd *pfd = xmalloc(rc->ncpus * sizeof(*pfd));
 	unsigned int *which = xmalloc(rc->ncpus * sizeof(*which));
 	double deadline = seconds > 0 ? mono_now() + seconds : 0;
+	unsigned long long full_before;
 	double pause_until;
 	int ret = KM_EXIT_OK;
 
@@ -238,18 +240,25 @@ int rawcap_run(struct rawcap *rc, double seconds)
 			ret = KM_EXIT_ERROR;
 			break;
 		}
+		full_before = rc->full_pages;
 		for (i = 0; i < n && !ret; i++)
 			if (pfd[i].revents)
 				ret = read_cpu(rc, which[i], false);
-		/*
-		 * The kernel hands out the page being written as soon as it
-		 * holds one event: a pause lets pages fill up (trace-cmd's
-		 * recorder sleeps between reads too).
-		 */
 		for (i = 0; i < rc->ncpus && rc->in[i] < 0; i++)
 			;
 		if (i == rc->ncpus)
 			break;		/* every CPU at end of file */
+		/*
+		 * The kernel hands out the page being written as soon as it
+		 * holds one event: after a round that found no full page (a
+		 * trickle, or buffer_percent 0), a pause lets pages fill up
+		 * (trace-cmd's recorder sleeps between reads too). After a
+		 * round that did, events come faster than the pause would
+		 * allow (a 1 MiB buffer fills in milliseconds in a flood):
+		 * back to poll(), which waits for buffer_percent.
+		 */
+		if (rc->full_pages != full_before)
+			continue;
 		pause_until = mono_now() + RAWCAP_PAUSE_S;
 		if (!ret && (deadline <= 0 || pause_until < deadline))
 			stop_poll(NULL, 0, pause_until);

@@ -16,6 +16,7 @@
  *   size(8) "[local]" (present because of option TRACECLOCK), then each
  *   CPU's pages at a page-aligned offset.
  */
+#define _GNU_SOURCE		/* copy_file_range() */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -251,6 +252,7 @@ struct task_map {
 	size_t n, alloc;
 	size_t *hash;		/* index + 1, open addressing */
 	size_t hsize;
+	size_t last;		/* index + 1 of the task noted last */
 };
 
 /* one line per task in saved cmdlines */
@@ -295,6 +297,11 @@ static void tm_note(struct task_map *tm, int pid, const char *comm,
 
 	if (pid <= 0 || !len)
 		return;
+	/* Records come in runs of one task: the last one first. */
+	if (tm->last && tm->v[tm->last - 1].pid == pid) {
+		t = &tm->v[tm->last - 1];
+		goto found;
+	}
 	if ((tm->n + 1) * 2 > tm->hsize)
 		tm_rehash(tm);
 	for (h = pid_hash(pid, tm->hsize); tm->hash[h];
@@ -302,13 +309,8 @@ static void tm_note(struct task_map *tm, int pid, const char *comm,
 		t = &tm->v[tm->hash[h] - 1];
 		if (t->pid != pid)
 			continue;
-		if (prio < t->prio || (prio == t->prio && ts < t->ts))
-			return;
-		t->prio = prio;
-		t->ts = ts;
-		strlcpy_n(t->comm, sizeof(t->comm), comm, len);
-		clean_comm(t->comm);
-		return;
+		tm->last = tm->hash[h];
+		goto found;
 	}
 	if (tm->n == tm->alloc) {
 		tm->alloc = tm->alloc ? tm->alloc * 2 : 64;
@@ -321,6 +323,19 @@ static void tm_note(struct task_map *tm, int pid, const char *comm,
 	strlcpy_n(t->comm, sizeof(t->comm), comm, len);
 	clean_comm(t->comm);
 	tm->hash[h] = ++tm->n;
+	tm->last = tm->n;
+	return;
+found:
+	if (prio < t->prio || (prio == t->prio && ts < t->ts))
+		return;
+	t->prio = prio;
+	t->ts = ts;
+	/* the same name again (the common case): nothing to copy */
+	if (len < sizeof(t->comm) && !strncmp(t->comm, comm, len) &&
+	    !t->comm[len])
+		return;
+	strlcpy_n(t->comm, sizeof(t->comm), comm, len);
+	clean_comm(t->comm);
 }
 
 static int cmp_tasks(const void *a, const void *b)
@@ -330,21 +345,25 @@ static int cmp_tasks(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* @last: the format of the record before (records come in runs of one) */
 static void note_record(struct task_map *tm, const struct fmt_set *fs,
-			const struct rb_rec *r)
+			const struct rb_rec *r, const struct fmt_file **last)
 {
 	const struct fmt_file *f;
 	const struct ef_event *ev;
 	unsigned long long pid;
+	unsigned int id;
 	const char *comm;
 	size_t clen;
 	int i;
 
 	if (r->len < 2)
 		return;
-	f = format_by_id(fs, (unsigned int)ef_read_uint(r->data, 2));
+	id = (unsigned int)ef_read_uint(r->data, 2);
+	f = *last && (*last)->ev.id == id ? *last : format_by_id(fs, id);
 	if (!f)
 		return;
+	*last = f;
 	ev = &f->ev;
 	if (ev->f_pid >= 0 && ev->f_comm >= 0 &&
 	    ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
@@ -431,6 +450,19 @@ static int w_copy(struct wr *w, int fd, unsigned long long size)
 	static char buf[65536];
 	unsigned long long off = 0;
 
+	/* In the kernel where it can (one copy, not two); else below. */
+	while (off < size && !w->err) {
+		loff_t in = (loff_t)off;
+		ssize_t r = copy_file_range(fd, &in, w->fd, NULL,
+					    (size_t)(size - off), 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;	/* not here (EXDEV, ENOSYS...): read and write */
+		off += (unsigned long long)r;
+		w->pos += (unsigned long long)r;
+	}
 	while (off < size && !w->err) {
 		size_t want = size - off > sizeof(buf) ? sizeof(buf) :
 			      (size_t)(size - off);
@@ -452,6 +484,7 @@ static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
 		      struct task_map *tm, struct dat_info *info)
 {
 	unsigned char *page = xmalloc(h->page_size);
+	const struct fmt_file *last = NULL;
 	unsigned int cpu;
 	int ret = 0;
 
@@ -480,7 +513,7 @@ static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
 				info->lost += pg.lost;
 			while (rb_page_next(&pg, &r)) {
 				info->events++;
-				note_record(tm, fs, &r);
+				note_record(tm, fs, &r, &last);
 			}
 			if (pg.corrupt)
 				info->bad_pages++;

@@ -316,14 +316,16 @@ def main():
              'with the writer, the same for both tracers, not what it would keep '
              'on real hardware.')
     L.append('')
-    L.append('What the per-event figures record: kmark, a 24-byte header (ftrace\'s '
-             'type/flags/preempt_count/pid and the task\'s 16-byte comm) and the '
+    L.append('What the per-event figures record: kmark, a 12-byte header (ftrace\'s '
+             'type/flags/preempt_count/pid and the id of the task\'s name in '
+             '`saved_comms`, which every line is named by) and the '
              'site\'s packed arguments (a=%d, b=%ld, comm=%s: 4 + 8 + an 8-byte '
              '__data_loc slot and the string); ftrace\'s TRACE_EVENT, its 8-byte '
              'header and int a, long b, char comm[16]. Both reserve and commit in '
              'the kernel ring buffer. kmark\'s marker packs its arguments at the '
              'site (no va_list, no format walk) and copies them with one memcpy; '
-             'the rest is the ring buffer, the context flags and the comm copy.')
+             'the rest is the ring buffer, the context flags and the name\'s id '
+             '(the id the CPU gave last, checked against the task\'s name).')
     L.append('')
     rb, on, tp = ic.get('hit.ringbuf'), ic.get('hit.marker_on'), ic.get('hit.tracepoint_on')
     if rb is not None and on is not None and tp is not None:

@@ -7,7 +7,8 @@
  *   strings:  == != ~             (~ takes a glob: * ? [...])
  *
  * FIELD is a field of the event's format file: its own fields, the common
- * fields (common_pid, common_comm, ...), and ftrace's "cpu" and "comm".
+ * fields (common_pid, ...), and ftrace's "cpu" and "comm" (also called
+ * common_comm: the task's name where the event happens, as ftrace's).
  * A filter is compiled once into a postfix program over the event's field
  * table (struct kmark_field, the same table the recorder writes by, the
  * text output renders and the format file prints) and runs before the
@@ -88,6 +89,7 @@ enum kmark_fsrc {
 	KMARK_FSRC_EVENT,	/* the event's own field */
 	KMARK_FSRC_COMMON,	/* a common_* field: the record's header */
 	KMARK_FSRC_CPU,		/* "cpu": the CPU it runs on */
+	KMARK_FSRC_COMM,	/* "comm": current's name */
 };
 
 /**
@@ -147,10 +149,12 @@ static bool notrace kmark_pred_str(const struct kmark_pred *p,
 	const char *s;
 	bool r;
 
-	if (f->kind == KMARK_FIELD_CHARS) {
-		const void *base = p->src == KMARK_FSRC_COMMON ? (void *)hdr : rec;
-
-		memcpy(buf, (const u8 *)base + f->offset,
+	if (p->src == KMARK_FSRC_COMM) {
+		/* Filters run where the event happens, as ftrace's "comm". */
+		strscpy(buf, current->comm, sizeof(buf));
+		s = buf;
+	} else if (f->kind == KMARK_FIELD_CHARS) {
+		memcpy(buf, (const u8 *)rec + f->offset,
 		       min_t(unsigned int, f->size, TASK_COMM_LEN));
 		buf[min_t(unsigned int, f->size, TASK_COMM_LEN)] = '\0';
 		s = buf;
@@ -290,6 +294,12 @@ static bool kmark_fp_emit(struct kmark_fparse *p, u8 op, u8 pred)
 	return true;
 }
 
+/* "comm": not in the record (which has an id), a string all the same */
+static const struct kmark_field kmark_comm_field = {
+	.name = "common_comm", .type = "char", .size = TASK_COMM_LEN,
+	.kind = KMARK_FIELD_CHARS,
+};
+
 static bool kmark_fp_field(struct kmark_fparse *p, struct kmark_pred *pr,
 			   const char *name, size_t n)
 {
@@ -304,9 +314,11 @@ static bool kmark_fp_field(struct kmark_fparse *p, struct kmark_pred *pr,
 			return true;
 		}
 	}
-	if (n == 4 && !strncmp(name, "comm", 4)) {
-		name = "common_comm";
-		n = strlen(name);
+	if ((n == 4 && !strncmp(name, "comm", 4)) ||
+	    (n == 11 && !strncmp(name, "common_comm", 11))) {
+		pr->field = &kmark_comm_field;
+		pr->src = KMARK_FSRC_COMM;
+		return true;
 	}
 	for (i = 0; i < kmark_nr_common_fields; i++) {
 		const struct kmark_field *f = &kmark_common_fields[i];

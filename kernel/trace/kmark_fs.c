@@ -5,6 +5,7 @@
  *
  *   tracing_on         1/0: record or not (markers stay armed)
  *   available_markers  "name format", one per line
+ *   saved_comms        "id name": the task names records hold by id
  *   set_event          names, globs, !name; ">" replaces, ">>" adds
  *   trace_pipe         consuming, blocking read of the events (woken in
  *                      batches: read_delay_ms, buffer_percent)
@@ -670,6 +671,66 @@ static int kmark_available_open(struct inode *inode, struct file *file)
 
 static const struct file_operations kmark_available_fops = {
 	.open = kmark_available_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* --- saved_comms: the table behind common_comm_id ------------------------ */
+
+/*
+ * Every name the records may hold, "ID NAME", in id order; then, if names
+ * found no room, "# N names not saved" (their records say id 0 and print
+ * as <...>). Lock-free, like the table: a name being added may be missed.
+ */
+static void *kmark_comms_seq_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos <= KMARK_COMM_IDS ? pos : NULL;
+}
+
+static void *kmark_comms_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return kmark_comms_seq_start(m, pos);
+}
+
+static void kmark_comms_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kmark_comms_seq_show(struct seq_file *m, void *v)
+{
+	loff_t id = *(loff_t *)v + 1;
+	char name[TASK_COMM_LEN];
+	unsigned long missed;
+
+	if (id <= KMARK_COMM_IDS) {
+		if (kmark_comm_name(id, name))
+			seq_printf(m, "%lld %s\n", id, name);
+	} else {
+		missed = kmark_comm_misses();
+		if (missed)
+			seq_printf(m, "# %lu names not saved\n", missed);
+	}
+	return 0;
+}
+
+static const struct seq_operations kmark_comms_seq_ops = {
+	.start = kmark_comms_seq_start,
+	.next = kmark_comms_seq_next,
+	.stop = kmark_comms_seq_stop,
+	.show = kmark_comms_seq_show,
+};
+
+static int kmark_comms_open(struct inode *inode, struct file *file)
+{
+	int ret = kmark_open_check();
+
+	return ret ? ret : seq_open(file, &kmark_comms_seq_ops);
+}
+
+static const struct file_operations kmark_comms_fops = {
+	.open = kmark_comms_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
@@ -1903,6 +1964,7 @@ static const char kmark_readme[] =
 	"kmark: static markers, ftrace style. Files in this directory:\n\n"
 	"  tracing_on\t\t- 1 records events, 0 stops recording at once\n"
 	"  available_markers\t- every marker: 'name format'\n"
+	"  saved_comms\t\t- the task names records hold by id: 'id name'\n"
 	"  set_event\t\t- enabled markers; write names or globs to enable:\n"
 	"\t\t\t  echo sched_switch > set_event    enable only it\n"
 	"\t\t\t  echo 'sched_*' >> set_event      add all matching\n"
@@ -1981,6 +2043,7 @@ static const struct kmark_top_file kmark_inst_files[] = {
 /* The top directory's own. */
 static const struct kmark_top_file kmark_top_files[] __initconst = {
 	{ "available_markers", 0400, NULL, &kmark_available_fops },
+	{ "saved_comms", 0400, NULL, &kmark_comms_fops },
 	{ "README", 0400, NULL, &kmark_readme_fops },
 };
 

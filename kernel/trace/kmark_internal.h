@@ -11,6 +11,7 @@
 #define _KMARK_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
@@ -202,7 +203,10 @@ struct kmark_marker {
  * @flags:	TRACE_FLAG_* bits, as ftrace stores them (common_flags)
  * @preempt_count: preemption depth (low nibble), migrate-disable (high)
  * @pid:	current's pid (common_pid)
- * @comm:	current's comm, so names are right for every task (no <...>)
+ * @comm_id:	current's comm as an id of kmark's table of task names
+ *		(common_comm_id; 0: the table was full), so that every line
+ *		names its task as it was called then, through overwrite,
+ *		exit and exec, in 4 bytes where the name takes 16
  *
  * The first four are ftrace's struct trace_entry, so that readers of
  * ftrace's binary format (libtraceevent) decode kmark's records. The
@@ -213,8 +217,79 @@ struct kmark_entry {
 	u8 flags;
 	u8 preempt_count;
 	s32 pid;
-	char comm[TASK_COMM_LEN];
+	u32 comm_id;
 };
+
+/*
+ * The task names of the records: each name once, for good (ids stay valid
+ * as long as records may hold them). Written lock-free from any context,
+ * NMI included; a slot's name is written before the slot is READY and
+ * never changes after. Allocated with the first buffer, never freed.
+ */
+#define KMARK_COMM_IDS		4096	/* a power of 2 */
+#define KMARK_COMM_PROBES	32	/* slots looked at before giving up */
+
+enum { KMARK_COMM_FREE, KMARK_COMM_BUSY, KMARK_COMM_READY };
+
+struct kmark_comm_slot {
+	unsigned long name[TASK_COMM_LEN / sizeof(unsigned long)];
+	u32 state;
+};
+
+extern struct kmark_comm_slot *kmark_comms;
+
+/*
+ * Per CPU, the ids given last, one per bucket of tasks (by task_struct
+ * address): guesses, see kmark_comm_of_current().
+ */
+#define KMARK_COMM_HINT_BITS	4
+DECLARE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
+
+static __always_inline unsigned int kmark_comm_hint_idx(void)
+{
+	return hash_ptr(current, KMARK_COMM_HINT_BITS);
+}
+
+int kmark_comms_ensure(void);
+u32 kmark_comm_lookup(struct kmark_comm_slot *t, unsigned int nr,
+		      const char *comm);
+bool kmark_comm_slot_name(const struct kmark_comm_slot *t, unsigned int nr,
+			  u32 id, char *buf);
+u32 kmark_comm_id_slow(const char *comm);
+bool kmark_comm_name(u32 id, char *buf);
+unsigned long kmark_comm_misses(void);
+
+/* Whether two names are the same, word by word (both zero-padded). */
+static __always_inline bool kmark_comm_eq(const unsigned long *a,
+					  const char *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < TASK_COMM_LEN / sizeof(unsigned long); i++)
+		if (a[i] != get_unaligned((const unsigned long *)b + i))
+			return false;
+	return true;
+}
+
+/*
+ * current's name as an id: the id this CPU gave last to a task of
+ * current's bucket, if it is current's name (a task keeps its CPU, and its
+ * name, between records; the tasks that switch on a CPU mostly fall in
+ * buckets of their own); else a lookup in the table. The hint is only a
+ * guess, checked against the table's slot, which never changes once
+ * READY: contexts that nest on this CPU may replace it at any time, and
+ * whatever id names current's name is right.
+ */
+static __always_inline u32 kmark_comm_of_current(void)
+{
+	const struct kmark_comm_slot *t = READ_ONCE(kmark_comms);
+	u32 id = __this_cpu_read(kmark_comm_hint[kmark_comm_hint_idx()]);
+
+	if (likely(t && id && id <= KMARK_COMM_IDS) &&
+	    kmark_comm_eq(t[id - 1].name, current->comm))
+		return id;
+	return kmark_comm_id_slow(current->comm);
+}
 
 #define KMARK_HDR_SIZE		sizeof(struct kmark_entry)
 

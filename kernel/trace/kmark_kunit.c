@@ -254,12 +254,12 @@ static void kmark_test_comm_inline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, c->calls, 1);
 	f = &c->m->layout->fields[0];
 	KUNIT_EXPECT_EQ(test, f->kind, KMARK_FIELD_CHARS);
-	KUNIT_EXPECT_EQ(test, f->offset, 24);
+	KUNIT_EXPECT_EQ(test, f->offset, 12);
 	KUNIT_EXPECT_EQ(test, f->size, 16);
 	KUNIT_EXPECT_STREQ(test, f->type, "char");
-	KUNIT_EXPECT_EQ(test, c->m->layout->fields[1].offset, 40);
+	KUNIT_EXPECT_EQ(test, c->m->layout->fields[1].offset, 28);
 	KUNIT_EXPECT_EQ(test, c->m->layout->nr_str, 0U);
-	KUNIT_EXPECT_EQ(test, c->len, 44U);
+	KUNIT_EXPECT_EQ(test, c->len, 32U);
 	seq_buf_init(&s, got, sizeof(got));
 	kmark_print_fields(&s, c->m->layout, c->rec, c->len);
 	seq_buf_str(&s);
@@ -269,7 +269,7 @@ static void kmark_test_comm_inline(struct kunit *test)
 
 /*
  * The layout of a marker follows the packing rule of the site (packed, in
- * argument order, a string's slot a pointer wide) after the 24-byte common
+ * argument order, a string's slot a pointer wide) after the 12-byte common
  * header: offsets computed here by that rule, not taken from the code.
  */
 static void kmark_test_layout(struct kunit *test)
@@ -289,8 +289,8 @@ static void kmark_test_layout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, c->calls, 1);
 	l = c->m->layout;
 	KUNIT_ASSERT_EQ(test, l->nr_fields, 6U);
-	KUNIT_EXPECT_EQ(test, (unsigned int)KMARK_HDR_SIZE, 24U);
-	o = 24;
+	KUNIT_EXPECT_EQ(test, (unsigned int)KMARK_HDR_SIZE, 12U);
+	o = 12;
 	KUNIT_EXPECT_EQ(test, l->fields[0].offset, o);
 	KUNIT_EXPECT_EQ(test, l->fields[0].size, 4);
 	KUNIT_EXPECT_STREQ(test, l->fields[0].type, "int");
@@ -317,13 +317,13 @@ static void kmark_test_layout(struct kunit *test)
 	/* The strings follow the fixed part: "xy\0" then "\0". */
 	KUNIT_EXPECT_EQ(test, c->len, o + 3 + 1);
 	e = (const struct kmark_entry *)c->rec;
-	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 28)), (3U << 16) | o);
-	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 28 + p + sizeof(long) + 4)),
+	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 16)), (3U << 16) | o);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 16 + p + sizeof(long) + 4)),
 			(1U << 16) | (o + 3));
 	KUNIT_EXPECT_STREQ(test, (const char *)c->rec + o, "xy");
 	/* No pointer bits are left in a string's slot. */
 	if (p == 8)
-		KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 32)), 0U);
+		KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(c->rec + 20)), 0U);
 	KUNIT_EXPECT_EQ(test, (s32)kmark_field_value(&l->fields[0], e), -1);
 	KUNIT_EXPECT_EQ(test, kmark_field_value(&l->fields[5], e), 9ULL);
 }
@@ -450,18 +450,18 @@ static void kmark_test_format_file(struct kunit *test)
 		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
 		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-		 "\tfield:char common_comm[16];\toffset:8;\tsize:16;\tsigned:%d;\n"
+		 "\tfield:unsigned int common_comm_id;\toffset:8;\tsize:4;\tsigned:0;\n"
 		 "\n"
-		 "\tfield:int a;\toffset:24;\tsize:4;\tsigned:1;\n"
-		 "\tfield:__data_loc char[] s;\toffset:28;\tsize:4;\tsigned:0;\n"
+		 "\tfield:int a;\toffset:12;\tsize:4;\tsigned:1;\n"
+		 "\tfield:__data_loc char[] s;\toffset:16;\tsize:4;\tsigned:0;\n"
 		 "\tfield:long l;\toffset:%u;\tsize:%u;\tsigned:1;\n"
 		 "\tfield:unsigned int c;\toffset:%u;\tsize:4;\tsigned:0;\n"
 		 "\tfield:__data_loc char[] t;\toffset:%u;\tsize:4;\tsigned:0;\n"
 		 "\tfield:unsigned long long u;\toffset:%u;\tsize:8;\tsigned:0;\n"
 		 "\n"
 		 "print fmt: \"a=%%d s=%%s l=%%ld c=%%c t=%%s u=%%llu\", REC->a, __get_str(s), REC->l, REC->c, __get_str(t), REC->u\n",
-		 m->id, is_signed_type(char), 28 + p, sl, 28 + p + sl,
-		 32 + p + sl, 32 + 2 * p + sl);
+		 m->id, 16 + p, sl, 16 + p + sl,
+		 20 + p + sl, 20 + 2 * p + sl);
 	KUNIT_EXPECT_STREQ(test, buf, want);
 }
 
@@ -504,19 +504,18 @@ static void kmark_test_print_record(struct kunit *test)
 	e = (struct kmark_entry *)rec;
 	e->type = m->id;
 	e->pid = 1;
-	strscpy(e->comm, "init", sizeof(e->comm));
-	kmark_put_str(e, &m->layout->fields[0], rec + 32, "x", 1);
-	kmark_put_str(e, &m->layout->fields[1], rec + 34, "y", 1);
+	kmark_put_str(e, &m->layout->fields[0], rec + 20, "x", 1);
+	kmark_put_str(e, &m->layout->fields[1], rec + 22, "y", 1);
 
 	seq_buf_init(&s, buf, PAGE_SIZE);
-	KUNIT_EXPECT_TRUE(test, kmark_print_record(&s, 1, 1000, e, 36, 5, 3));
+	KUNIT_EXPECT_TRUE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3));
 	seq_buf_str(&s);
 	KUNIT_EXPECT_STREQ(test, buf, "CPU:1 [LOST 5 EVENTS]\nCPU:1 [LOST 3 EVENTS]\n"
 			   "CPU:1 [EVENT TOO LONG TO PRINT]\n");
 
 	seq_buf_init(&s, buf, PAGE_SIZE);
 	seq_buf_puts(&s, "earlier line\n");
-	KUNIT_EXPECT_FALSE(test, kmark_print_record(&s, 1, 1000, e, 36, 5, 3));
+	KUNIT_EXPECT_FALSE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3));
 	seq_buf_str(&s);
 	KUNIT_EXPECT_STREQ(test, buf, "earlier line\n");
 
@@ -525,6 +524,97 @@ static void kmark_test_print_record(struct kunit *test)
 	mutex_unlock(&kmark_mutex);
 	synchronize_rcu();
 	kmark_free_layout(m->layout);
+}
+
+/* --- task names: the table behind comm_id ----------------------------------- */
+
+/*
+ * kmark_comm_lookup() on a table of 8 slots of the test's own (the kernel's
+ * table is shared with the running system and must not fill up): one id
+ * per name, the name back from its id, bytes after the NUL ignored, a slot
+ * being written passed over, 0 when full; ids that name nothing refused.
+ */
+static void kmark_test_comm_table(struct kunit *test)
+{
+	struct kmark_comm_slot *t = kunit_kcalloc(test, 8, sizeof(*t), GFP_KERNEL);
+	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
+	u32 a, b, ids[8];
+	unsigned int i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	a = kmark_comm_lookup(t, 8, "kworker/0:1");
+	b = kmark_comm_lookup(t, 8, "kmping");
+	KUNIT_EXPECT_GE(test, a, 1U);
+	KUNIT_EXPECT_LE(test, a, 8U);
+	KUNIT_EXPECT_NE(test, a, b);
+	KUNIT_EXPECT_EQ(test, kmark_comm_lookup(t, 8, "kworker/0:1"), a);
+	KUNIT_EXPECT_TRUE(test, kmark_comm_slot_name(t, 8, a, got));
+	KUNIT_EXPECT_STREQ(test, got, "kworker/0:1");
+	/* A comm is padded with zeros, but a copy torn by a rename may not be. */
+	memset(name, 'x', sizeof(name));
+	memcpy(name, "kmping", 7);
+	KUNIT_EXPECT_EQ(test, kmark_comm_lookup(t, 8, name), b);
+	/* 15 characters and no NUL: cut as the kernel cuts a comm. */
+	memset(name, 'y', sizeof(name));
+	a = kmark_comm_lookup(t, 8, name);
+	KUNIT_EXPECT_TRUE(test, kmark_comm_slot_name(t, 8, a, got));
+	KUNIT_EXPECT_STREQ(test, got, "yyyyyyyyyyyyyyy");
+	/* ids that name nothing */
+	KUNIT_EXPECT_FALSE(test, kmark_comm_slot_name(t, 8, 0, got));
+	KUNIT_EXPECT_FALSE(test, kmark_comm_slot_name(t, 8, 9, got));
+	KUNIT_EXPECT_FALSE(test, kmark_comm_slot_name(NULL, 8, 1, got));
+
+	/* Fill it: 8 names in all; the ninth has no room. */
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "t%u", i);
+		ids[i] = kmark_comm_lookup(t, 8, name);
+	}
+	for (i = 0, j = 0; i < 8; i++)
+		j += ids[i] != 0;
+	/* 3 slots were taken above: 5 of the 8 new names get one. */
+	KUNIT_EXPECT_EQ(test, j, 5U);
+	KUNIT_EXPECT_EQ(test, kmark_comm_lookup(t, 8, "one too many"), 0U);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "t%u", i);
+		if (!ids[i])
+			continue;
+		KUNIT_EXPECT_TRUE(test, kmark_comm_slot_name(t, 8, ids[i], got));
+		KUNIT_EXPECT_STREQ(test, got, name);
+	}
+
+	/* A slot another context is writing is passed over, not waited for. */
+	memset(t, 0, 8 * sizeof(*t));
+	a = kmark_comm_lookup(t, 8, "busy");
+	memset(t, 0, 8 * sizeof(*t));
+	t[a - 1].state = KMARK_COMM_BUSY;
+	b = kmark_comm_lookup(t, 8, "busy");
+	KUNIT_EXPECT_NE(test, b, 0U);
+	KUNIT_EXPECT_NE(test, b, a);
+	KUNIT_EXPECT_FALSE(test, kmark_comm_slot_name(t, 8, a, got));
+}
+
+/* The recorder's id for current: its name, whatever the CPU's hint says. */
+static void kmark_test_comm_current(struct kunit *test)
+{
+	char got[TASK_COMM_LEN];
+	u32 id;
+
+	if (!READ_ONCE(kmark_comms))
+		kunit_skip(test, "no buffer allocated yet, no table");
+	preempt_disable();
+	id = kmark_comm_of_current();
+	KUNIT_EXPECT_NE(test, id, 0U);
+	KUNIT_EXPECT_EQ(test, __this_cpu_read(kmark_comm_hint[kmark_comm_hint_idx()]),
+			id);
+	/* A hint naming another task: checked, not trusted. */
+	__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()],
+			 kmark_comm_lookup(kmark_comms, KMARK_COMM_IDS, "kmark-other"));
+	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
+	__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()], KMARK_COMM_IDS + 1);
+	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, kmark_comm_name(id, got));
+	KUNIT_EXPECT_STREQ(test, got, current->comm);
 }
 
 /* --- set_event parsing ------------------------------------------------------- */
@@ -941,7 +1031,7 @@ static void kmark_filter_run_probe(void *data, struct kmark_marker *m,
 		return;
 	e->type = m->id;
 	e->pid = current->pid;
-	memcpy(e->comm, current->comm, TASK_COMM_LEN);
+	e->comm_id = kmark_comm_of_current();
 	kmark_record_fill(e, m->layout, args, &strs);
 	for (i = 0; i < r->nr; i++) {
 		r->on_args[i] = kmark_filter_match(r->f[i], e,
@@ -1249,6 +1339,8 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_bind_refuses),
 	KUNIT_CASE(kmark_test_format_file),
 	KUNIT_CASE(kmark_test_print_record),
+	KUNIT_CASE(kmark_test_comm_table),
+	KUNIT_CASE(kmark_test_comm_current),
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_set_event_rollback),
 	KUNIT_CASE(kmark_test_probe_api),

@@ -201,12 +201,10 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 		seq_buf_printf(s, "CPU:%d [BAD RECORD %u BYTES]\n", cpu, len);
 		return;
 	}
-	if (e->pid == 0) {
+	if (e->pid == 0)
 		strscpy(comm, "<idle>", sizeof(comm));
-	} else {
-		memcpy(comm, e->comm, TASK_COMM_LEN);
-		comm[TASK_COMM_LEN - 1] = '\0';
-	}
+	else if (!kmark_comm_name(e->comm_id, comm))
+		strscpy(comm, "<...>", sizeof(comm));	/* table full: counted */
 	kmark_ctx_chars(e, ctx);
 	/* ftrace rounds nanoseconds to the nearest microsecond (ns2usecs()). */
 	usecs = div_u64(ts + 500, NSEC_PER_USEC);
@@ -321,9 +319,9 @@ const struct kmark_field kmark_common_fields[] = {
 		     KMARK_FIELD_INT),
 	KMARK_COMMON("common_pid", "int",
 		     offsetof(struct kmark_entry, pid), 4, true, KMARK_FIELD_INT),
-	KMARK_COMMON("common_comm", "char",
-		     offsetof(struct kmark_entry, comm), TASK_COMM_LEN,
-		     is_signed_type(char), KMARK_FIELD_CHARS),
+	KMARK_COMMON("common_comm_id", "unsigned int",
+		     offsetof(struct kmark_entry, comm_id), 4, false,
+		     KMARK_FIELD_INT),
 };
 
 const unsigned int kmark_nr_common_fields = ARRAY_SIZE(kmark_common_fields);

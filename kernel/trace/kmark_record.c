@@ -17,8 +17,10 @@
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
+#include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
+#include <linux/jhash.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -29,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 #include <asm/local.h>
 
 #include "kmark_internal.h"
@@ -128,13 +131,144 @@ void kmark_instance_fini(struct kmark_instance *inst)
 	inst->dropped_seen = NULL;
 }
 
+/* --- task names: the table behind struct kmark_entry's comm_id --------- */
+
+/* Allocated (under kmark_mutex) before the first buffer; never freed. */
+struct kmark_comm_slot *kmark_comms __read_mostly;
+/* Ids this CPU gave last: guesses, see kmark_comm_of_current(). */
+DEFINE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
+/* Names that found no slot (their records say comm_id 0). */
+static atomic_long_t kmark_comm_missed;
+
+int kmark_comms_ensure(void)
+{
+	struct kmark_comm_slot *t;
+
+	BUILD_BUG_ON(!is_power_of_2(KMARK_COMM_IDS));
+	BUILD_BUG_ON(TASK_COMM_LEN % sizeof(unsigned long));
+	lockdep_assert_held(&kmark_mutex);
+	if (kmark_comms)
+		return 0;
+	t = vzalloc(array_size(KMARK_COMM_IDS, sizeof(*t)));
+	if (!t)
+		return -ENOMEM;
+	/* Pairs with READ_ONCE() in the recorder (an address dependency). */
+	smp_store_release(&kmark_comms, t);
+	return 0;
+}
+
+/**
+ * kmark_comm_lookup - a name's id in a table, added if it is new
+ * @t:		the table
+ * @nr:		its slots, a power of 2
+ * @comm:	the name (a task's comm: TASK_COMM_LEN bytes, NUL-terminated
+ *		within them)
+ *
+ * Lock-free, from any context: a free slot is claimed with cmpxchg(),
+ * filled, then published READY. A slot another context is filling is
+ * passed over, so that a name can get two ids (both name it right).
+ * Return: the id (1 to @nr), or 0 when no slot near the name's hash is
+ * free.
+ */
+u32 notrace kmark_comm_lookup(struct kmark_comm_slot *t, unsigned int nr,
+			      const char *comm)
+{
+	unsigned long name[TASK_COMM_LEN / sizeof(unsigned long)] = {};
+	unsigned int i, h, idx;
+
+	/* A copy, cut at its first NUL (another thread may be renaming). */
+	memcpy(name, comm, strnlen(comm, TASK_COMM_LEN - 1));
+	h = jhash2((const u32 *)name, TASK_COMM_LEN / sizeof(u32), 0);
+	for (i = 0; i < min(nr, KMARK_COMM_PROBES); i++) {
+		struct kmark_comm_slot *slot;
+		u32 st;
+
+		idx = (h + i) & (nr - 1);
+		slot = &t[idx];
+		/* READY: the name is there (pairs with the release below). */
+		st = smp_load_acquire(&slot->state);
+		if (st == KMARK_COMM_READY) {
+			if (kmark_comm_eq(slot->name, (const char *)name))
+				return idx + 1;
+			continue;
+		}
+		if (st == KMARK_COMM_FREE &&
+		    cmpxchg(&slot->state, KMARK_COMM_FREE,
+			    KMARK_COMM_BUSY) == KMARK_COMM_FREE) {
+			memcpy(slot->name, name, sizeof(name));
+			/* The name before READY: readers acquire the state. */
+			smp_store_release(&slot->state, KMARK_COMM_READY);
+			return idx + 1;
+		}
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kmark_comm_lookup);
+
+/* current's name in kmark's table, when its CPU's hint was not it */
+u32 notrace kmark_comm_id_slow(const char *comm)
+{
+	struct kmark_comm_slot *t = READ_ONCE(kmark_comms);
+	u32 id;
+
+	if (!t)
+		return 0;	/* no buffer yet: nothing will be recorded */
+	id = kmark_comm_lookup(t, KMARK_COMM_IDS, comm);
+	if (likely(id))
+		__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()], id);
+	else
+		atomic_long_inc(&kmark_comm_missed);
+	return id;
+}
+NOKPROBE_SYMBOL(kmark_comm_id_slow);
+
+/**
+ * kmark_comm_slot_name - the name an id of a table stands for
+ * @t:		the table
+ * @nr:		its slots
+ * @id:		an id it gave (a record's comm_id)
+ * @buf:	TASK_COMM_LEN bytes, NUL-terminated on success
+ *
+ * Return: false for an id that names nothing (0: the table was full).
+ */
+bool kmark_comm_slot_name(const struct kmark_comm_slot *t, unsigned int nr,
+			  u32 id, char *buf)
+{
+	const struct kmark_comm_slot *slot;
+
+	if (!t || !id || id > nr)
+		return false;
+	slot = &t[id - 1];
+	/* Pairs with kmark_comm_lookup()'s release: READY, the name is set. */
+	if (smp_load_acquire(&slot->state) != KMARK_COMM_READY)
+		return false;
+	memcpy(buf, slot->name, TASK_COMM_LEN);
+	buf[TASK_COMM_LEN - 1] = '\0';
+	return true;
+}
+
+bool kmark_comm_name(u32 id, char *buf)
+{
+	return kmark_comm_slot_name(READ_ONCE(kmark_comms), KMARK_COMM_IDS,
+				    id, buf);
+}
+
+unsigned long kmark_comm_misses(void)
+{
+	return atomic_long_read(&kmark_comm_missed);
+}
+
 int kmark_buffer_ensure(struct kmark_instance *inst)
 {
 	struct trace_buffer *b;
+	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
 	if (inst->buffer)
 		return 0;
+	ret = kmark_comms_ensure();
+	if (ret)
+		return ret;
 	b = ring_buffer_alloc(inst->buffer_kb << 10, RB_FL_OVERWRITE);
 	if (!b)
 		return -ENOMEM;
@@ -207,7 +341,7 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 	e->preempt_count |= min_t(unsigned int, current->migration_disabled, 15) << 4;
 #endif
 	e->pid = current->pid;
-	memcpy(e->comm, current->comm, TASK_COMM_LEN);
+	e->comm_id = kmark_comm_of_current();
 }
 
 /*

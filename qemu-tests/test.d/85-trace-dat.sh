@@ -1,8 +1,9 @@
 #!/bin/sh
-# description: kmark record -o trace.dat, of the same records as the trace file and live; the files go to the host, where trace-cmd, KernelShark's library and traceshark open them (qemu-tests/dat_check.py)
+# description: kmark record -o trace.dat, of the same records as the trace file (with and without sched events) and live; the files go to the host, where trace-cmd, KernelShark's library and traceshark open them (qemu-tests/dat_check.py)
 . /tests/lib.sh
-plan 2
+plan 3
 reset_kmark
 dat_dump same same
 dat_dump live live
+dat_dump owners owners
 reset_kmark

@@ -345,22 +345,71 @@ static int cmp_tasks(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/*
+ * The control directory's saved_comms ("ID NAME" lines): the names that
+ * records with a common_comm_id hold. Missing (a kmark whose records hold
+ * common_comm itself): no names.
+ */
+struct comm_ids {
+	char (*name)[17];
+	size_t n;
+};
+
+static void load_comm_ids(const char *dir, struct comm_ids *ci)
+{
+	char *path = join3(dir, "saved_comms", NULL);
+	size_t len = 0;
+	char *text = read_file(path, &len), *line, *next;
+
+	memset(ci, 0, sizeof(*ci));
+	free(path);
+	for (line = text; line && *line; line = next) {
+		unsigned long id;
+		char *sp, *e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		sp = strchr(line, ' ');
+		if (*line == '#' || !sp)
+			continue;
+		*sp = '\0';
+		errno = 0;
+		id = strtoul(line, &e, 10);
+		if (*e || errno || !id || id > 1UL << 20)
+			continue;
+		if (id >= ci->n) {
+			size_t n = id + 1;
+
+			ci->name = xrealloc(ci->name, n * sizeof(*ci->name));
+			memset(ci->name + ci->n, 0, (n - ci->n) * sizeof(*ci->name));
+			ci->n = n;
+		}
+		strlcpy_n(ci->name[id], sizeof(ci->name[id]), sp + 1,
+			  strlen(sp + 1));
+	}
+	free(text);
+}
+
 /* @last: the format of the record before (records come in runs of one) */
 static void note_record(struct task_map *tm, const struct fmt_set *fs,
-			const struct rb_rec *r, const struct fmt_file **last)
+			const struct comm_ids *ci, const struct rb_rec *r,
+			const struct fmt_file **last)
 {
 	const struct fmt_file *f;
 	const struct ef_event *ev;
-	unsigned long long pid;
-	unsigned int id;
+	unsigned long long pid, id;
 	const char *comm;
 	size_t clen;
 	int i;
 
 	if (r->len < 2)
 		return;
-	id = (unsigned int)ef_read_uint(r->data, 2);
-	f = *last && (*last)->ev.id == id ? *last : format_by_id(fs, id);
+	id = ef_read_uint(r->data, 2);
+	f = *last && (*last)->ev.id == id ? *last :
+	    format_by_id(fs, (unsigned int)id);
 	if (!f)
 		return;
 	*last = f;
@@ -369,6 +418,12 @@ static void note_record(struct task_map *tm, const struct fmt_set *fs,
 	    ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
 	    ef_get_str(&ev->fields[ev->f_comm], r->data, r->len, &comm, &clen))
 		tm_note(tm, (int)pid, comm, clen, 2, r->ts);
+	else if (ev->f_pid >= 0 && ev->f_comm_id >= 0 &&
+		 ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
+		 ef_get_int(&ev->fields[ev->f_comm_id], r->data, r->len, &id) &&
+		 id < ci->n && ci->name[id][0])
+		tm_note(tm, (int)pid, ci->name[id], strlen(ci->name[id]), 2,
+			r->ts);
 	for (i = 0; i < f->npairs; i++)
 		if (ef_get_int(&ev->fields[f->pairs[i][0]], r->data, r->len,
 			       &pid) &&
@@ -480,8 +535,9 @@ static int w_copy(struct wr *w, int fd, unsigned long long size)
 
 /* read the pages of every CPU: cmdlines and counts */
 static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
-		      const struct dat_src *src, unsigned int ncpus,
-		      struct task_map *tm, struct dat_info *info)
+		      const struct comm_ids *ci, const struct dat_src *src,
+		      unsigned int ncpus, struct task_map *tm,
+		      struct dat_info *info)
 {
 	unsigned char *page = xmalloc(h->page_size);
 	const struct fmt_file *last = NULL;
@@ -513,7 +569,7 @@ static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
 				info->lost += pg.lost;
 			while (rb_page_next(&pg, &r)) {
 				info->events++;
-				note_record(tm, fs, &r, &last);
+				note_record(tm, fs, ci, &r, &last);
 			}
 			if (pg.corrupt)
 				info->bad_pages++;
@@ -545,6 +601,7 @@ int dat_write(const char *dir, int out, const struct dat_src *src,
 	char *he = hp ? read_file(he_path, &he_len) : NULL;
 	struct fmt_set fs = { 0 };
 	struct task_map tm = { 0 };
+	struct comm_ids ci;
 	struct ef_buf cmd = { 0 };
 	struct ef_header h;
 	struct wr w = { .fd = out };
@@ -572,7 +629,9 @@ int dat_write(const char *dir, int out, const struct dat_src *src,
 	qsort(fs.v, fs.n, sizeof(*fs.v), cmp_systems);
 	info->nformats = (unsigned int)fs.n;
 
-	e = scan_pages(&h, &fs, src, ncpus, &tm, info);
+	load_comm_ids(dir, &ci);
+	e = scan_pages(&h, &fs, &ci, src, ncpus, &tm, info);
+	free(ci.name);
 	if (e) {
 		fail(err, errlen, "cannot read the recorded pages: %s",
 		     strerror(-e));

@@ -731,6 +731,7 @@ int ef_parse_format(const char *text, struct ef_event *ev)
 	ev->f_pc = ef_field_index(ev, "common_preempt_count");
 	ev->f_pid = ef_field_index(ev, "common_pid");
 	ev->f_comm = ef_field_index(ev, "common_comm");
+	ev->f_comm_id = ef_field_index(ev, "common_comm_id");
 	if (!ev->fmt || !ev->fmt_ok)
 		ev->fmt_ok = false;
 	return have_name && have_id && !bad ? 0 : -1;

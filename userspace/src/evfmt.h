@@ -44,7 +44,7 @@ struct ef_event {
 	size_t nargs;
 	bool fmt_ok;		/* fmt and every argument understood */
 	/* indices of the common fields, -1 when absent */
-	int f_type, f_flags, f_pc, f_pid, f_comm;
+	int f_type, f_flags, f_pc, f_pid, f_comm, f_comm_id;
 };
 
 /*

@@ -683,57 +683,33 @@ static const struct file_operations kmark_available_fops = {
  * found no room, "# N names not saved" (their records say id 0 and print
  * as <...>). Lock-free, like the table: a name being added may be missed.
  */
-static void *kmark_comms_seq_start(struct seq_file *m, loff_t *pos)
+static int kmark_comms_show(struct seq_file *m, void *v)
 {
-	return *pos <= KMARK_COMM_IDS ? pos : NULL;
-}
-
-static void *kmark_comms_seq_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	return kmark_comms_seq_start(m, pos);
-}
-
-static void kmark_comms_seq_stop(struct seq_file *m, void *v)
-{
-}
-
-static int kmark_comms_seq_show(struct seq_file *m, void *v)
-{
-	loff_t id = *(loff_t *)v + 1;
 	char name[TASK_COMM_LEN];
 	unsigned long missed;
+	u32 id;
 
-	if (id <= KMARK_COMM_IDS) {
+	for (id = 1; id <= KMARK_COMM_IDS; id++)
 		if (kmark_comm_name(id, name))
-			seq_printf(m, "%lld %s\n", id, name);
-	} else {
-		missed = kmark_comm_misses();
-		if (missed)
-			seq_printf(m, "# %lu names not saved\n", missed);
-	}
+			seq_printf(m, "%u %s\n", id, name);
+	missed = kmark_comm_misses();
+	if (missed)
+		seq_printf(m, "# %lu names not saved\n", missed);
 	return 0;
 }
-
-static const struct seq_operations kmark_comms_seq_ops = {
-	.start = kmark_comms_seq_start,
-	.next = kmark_comms_seq_next,
-	.stop = kmark_comms_seq_stop,
-	.show = kmark_comms_seq_show,
-};
 
 static int kmark_comms_open(struct inode *inode, struct file *file)
 {
 	int ret = kmark_open_check();
 
-	return ret ? ret : seq_open(file, &kmark_comms_seq_ops);
+	return ret ? ret : single_open(file, kmark_comms_show, NULL);
 }
 
 static const struct file_operations kmark_comms_fops = {
 	.open = kmark_comms_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = seq_release,
+	.release = single_release,
 };
 
 /* One open of set_event; see the comment at the top about O_TRUNC. */

@@ -393,10 +393,8 @@ static void load_comm_ids(const char *dir, struct comm_ids *ci)
 	free(text);
 }
 
-/* @last: the format of the record before (records come in runs of one) */
 static void note_record(struct task_map *tm, const struct fmt_set *fs,
-			const struct comm_ids *ci, const struct rb_rec *r,
-			const struct fmt_file **last)
+			const struct comm_ids *ci, const struct rb_rec *r)
 {
 	const struct fmt_file *f;
 	const struct ef_event *ev;
@@ -407,12 +405,9 @@ static void note_record(struct task_map *tm, const struct fmt_set *fs,
 
 	if (r->len < 2)
 		return;
-	id = ef_read_uint(r->data, 2);
-	f = *last && (*last)->ev.id == id ? *last :
-	    format_by_id(fs, (unsigned int)id);
+	f = format_by_id(fs, (unsigned int)ef_read_uint(r->data, 2));
 	if (!f)
 		return;
-	*last = f;
 	ev = &f->ev;
 	if (ev->f_pid >= 0 && ev->f_comm >= 0 &&
 	    ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
@@ -540,7 +535,6 @@ static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
 		      struct dat_info *info)
 {
 	unsigned char *page = xmalloc(h->page_size);
-	const struct fmt_file *last = NULL;
 	unsigned int cpu;
 	int ret = 0;
 
@@ -569,7 +563,7 @@ static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
 				info->lost += pg.lost;
 			while (rb_page_next(&pg, &r)) {
 				info->events++;
-				note_record(tm, fs, ci, &r, &last);
+				note_record(tm, fs, ci, &r);
 			}
 			if (pg.corrupt)
 				info->bad_pages++;

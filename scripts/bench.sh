@@ -3,7 +3,8 @@
 # make bench [QUICK=1]: kmark against ftrace, side by side in one boot of
 # the x86_64 bench kernel (no lockdep), once under instruction counting
 # (-icount shift=0: 1 guest ns = 1 instruction; the headline) and once under
-# plain TCG (wall clock, noisy). Writes BENCHMARKS.md (QUICK: only
+# plain TCG (wall clock, noisy), then one call of each path single-stepped
+# (scripts/profile.sh). Writes BENCHMARKS.md (QUICK: only
 # build/bench/BENCHMARKS.quick.md) and ends with "N passed, N failed",
 # where each figure that was produced is a pass.
 set -euo pipefail
@@ -34,6 +35,11 @@ for mode in icount tcg; do
 		"$top/scripts/boot.sh" x86_64 script "$out/run.sh" 2>"$out/$mode.cmd" || true
 	echo "$(( $(date +%s) - start ))" > "$out/$mode.secs"
 done
+
+# One call of each path single-stepped under gdb: where its instructions
+# go, function by function (the report's "Where the instructions go").
+info "profile: one call of each path, single-stepped (gdb)"
+"$top/scripts/profile.sh" "$out/profile.txt" || true
 
 vmlinux=$BUILD/x86_64/vmlinux
 # The disabled marker site: kmark_bench_marker's code, for the table.

@@ -152,6 +152,79 @@ def rfmt(v):
     return 'missing' if v is None else f'{v:.3f}x'
 
 
+# The profile's columns (scripts/profile.sh's labels) and their headings.
+PROFILE_COLS = [('kmark', 'kmark marker'), ('ftrace', 'ftrace TRACE_EVENT'),
+                ('ringbuf', 'ring buffer alone'),
+                ('kmark_switch', 'kmark sched_switch'),
+                ('ftrace_switch', 'ftrace sched_switch (record-cmd 1)')]
+
+
+def load_profile(path):
+    """{label: (total, {fn: count})}, the call whose total is the median."""
+    reps = {}
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        for line in f:
+            a = line.split()
+            # PROFILE label rep N total T / PROFILE label rep N fn F C
+            if len(a) == 6 and a[0] == 'PROFILE' and a[4] == 'total':
+                reps.setdefault(a[1], {})[int(a[3])] = [int(a[5]), {}]
+            elif len(a) == 7 and a[0] == 'PROFILE' and a[4] == 'fn':
+                reps[a[1]][int(a[3])][1][a[5]] = int(a[6])
+    prof = {}
+    for label, r in reps.items():
+        calls = sorted(r.values(), key=lambda x: x[0])
+        t, fns = calls[(len(calls) - 1) // 2]
+        prof[label] = (t, fns, [c[0] for c in calls])
+    return prof
+
+
+def profile_group(fn):
+    """Which part of the path a function is."""
+    if fn.startswith(('trace_clock', 'sched_clock', 'native_sched_clock')):
+        return 'clock'
+    if fn.startswith(('ring_buffer_', 'rb_', '__rb_')):
+        return 'ring buffer'
+    return 'own'
+
+
+def profile_section(prof):
+    L = ['## Where the instructions go', '',
+         'One call of each path, single-stepped instruction by instruction '
+         'through QEMU\'s gdbstub (`scripts/profile.sh`, '
+         '`scripts/insn_profile.py`; -icount, so that the stopped guest\'s '
+         'clock stands still and the ring buffer sees the same time between '
+         'events as without gdb), counted by the function the instruction is '
+         'in (inlined code counts for its caller). The call of median length '
+         'of five; the totals of all five under the table. "ring buffer" '
+         'and "clock" are the kernel\'s (shared by both tracers), "own" is '
+         'the tracer\'s.', '']
+    cols = [(k, h) for k, h in PROFILE_COLS if k in prof]
+    L.append('| function | part | ' + ' | '.join(h for _, h in cols) + ' |')
+    L.append('|---|---|' + '---:|' * len(cols))
+    fns = {}
+    for k, _ in cols:
+        for fn, c in prof[k][1].items():
+            fns[fn] = max(fns.get(fn, 0), c)
+    order = sorted(fns, key=lambda fn: (['ring buffer', 'clock', 'own'].index(
+        profile_group(fn)), -fns[fn], fn))
+    for fn in order:
+        L.append(f'| {fn} | {profile_group(fn)} | ' + ' | '.join(
+            str(prof[k][1].get(fn, '')) for k, _ in cols) + ' |')
+    for g in ('ring buffer', 'clock', 'own'):
+        L.append(f'| **{g}, total** | | ' + ' | '.join(
+            str(sum(c for fn, c in prof[k][1].items() if profile_group(fn) == g))
+            for k, _ in cols) + ' |')
+    L.append('| **the call** | | ' + ' | '.join(
+        f'**{prof[k][0]}**' for k, _ in cols) + ' |')
+    L.append('')
+    L.append('All five calls: ' + '; '.join(
+        f'{h}: {", ".join(str(t) for t in prof[k][2])}' for k, h in cols) + '.')
+    L.append('')
+    return L
+
+
 def main():
     outdir, dest, quick, env, qemu, kver = sys.argv[1:7]
     quick = quick == '1'
@@ -346,6 +419,10 @@ def main():
              'from a kprobe event named sys_sync on ksys_sync.')
     L.append('')
 
+    prof = load_profile(os.path.join(outdir, 'profile.txt'))
+    if prof:
+        L += profile_section(prof)
+
     # i386: kmark alone (no ftrace in that kernel).
     i386_log = os.path.join(outdir, 'icount-i386.log')
     i3 = figures(load(i386_log), env) if os.path.exists(i386_log) else {}
@@ -428,6 +505,25 @@ def main():
                 print(f'[bench] not ok {mode}.{k}  # figure missing')
             else:
                 passed += 1
+    for k, _ in PROFILE_COLS:
+        if k in prof:
+            passed += 1
+        else:
+            failed += 1
+            print(f'[bench] not ok profile.{k}  # no single-stepped call')
+    # The two methods must agree: a stepped call against the loop's
+    # instructions per call under icount (which also pays, spread over the
+    # calls, what a single call does not show: page changes, interrupts).
+    for k, fig in (('kmark', 'hit.marker_on'), ('ftrace', 'hit.tracepoint_on'),
+                   ('ringbuf', 'hit.ringbuf')):
+        if k in prof and ic.get(fig):
+            r = prof[k][0] / ic[fig]
+            if abs(r - 1) <= 0.1:
+                passed += 1
+            else:
+                failed += 1
+                print(f'[bench] not ok profile.{k}  # one stepped call takes '
+                      f'{prof[k][0]}, icount says {ic[fig]:.0f} per call')
     if any(l.strip() for l in site):
         passed += 1
     else:

@@ -20,7 +20,9 @@ pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       # a terminal to type into 'make run' as a person does (scripts/tests)
       tmux
       # kmark's files built with clang too (scripts/clang-check.sh)
-      clang lld llvm)
+      clang lld llvm
+      # single-steps one event through QEMU's gdbstub (scripts/profile.sh)
+      gdb)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -293,6 +293,22 @@ static __always_inline u32 kmark_comm_of_current(void)
 
 #define KMARK_HDR_SIZE		sizeof(struct kmark_entry)
 
+/*
+ * ring_buffer_event_data() without the call. The ring buffer hands out a
+ * time extend (or absolute stamp) with the event after it when the delta
+ * to the previous event did not fit (RB_LEN_TIME_EXTEND, 8 bytes, in
+ * ring_buffer.c); the data event's length is in type_len, or in array[0]
+ * when it is too long for that. KUnit checks it against
+ * ring_buffer_event_data() (kmark_test_event_data).
+ */
+#define KMARK_RB_LEN_TIME_EXTEND	8
+static __always_inline void *kmark_event_data(struct ring_buffer_event *event)
+{
+	if (unlikely(event->type_len >= RINGBUF_TYPE_TIME_EXTEND))
+		event = (void *)event + KMARK_RB_LEN_TIME_EXTEND;
+	return event->type_len ? (void *)event->array : (void *)&event->array[1];
+}
+
 /* ftrace's context flags (enum trace_flag_type in linux/trace_events.h). */
 #define KMARK_FLAG_IRQS_OFF		0x01
 #define KMARK_FLAG_NEED_RESCHED		0x04

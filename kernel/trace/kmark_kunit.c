@@ -8,6 +8,7 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -524,6 +525,39 @@ static void kmark_test_print_record(struct kunit *test)
 	mutex_unlock(&kmark_mutex);
 	synchronize_rcu();
 	kmark_free_layout(m->layout);
+}
+
+/*
+ * kmark_event_data() is ring_buffer_event_data() without the call: the
+ * same data for records of every size (the length in type_len, or in
+ * array[0] past 112 bytes) and after a time extend (events 200 ms apart).
+ */
+static void kmark_test_event_data(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 1, 4, 12, 100, 112, 113, 116,
+					      200, 1000, 3000 };
+	struct ring_buffer_event *event;
+	struct trace_buffer *buf;
+	unsigned int i, pass;
+
+	buf = ring_buffer_alloc(16 * PAGE_SIZE, RB_FL_OVERWRITE);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			/* Then a time extend before a short and a long one. */
+			if (pass && sizes[i] != 12 && sizes[i] != 200)
+				continue;
+			if (pass)
+				msleep(200);
+			event = ring_buffer_lock_reserve(buf, sizes[i]);
+			KUNIT_ASSERT_NOT_NULL(test, event);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, kmark_event_data(event),
+						ring_buffer_event_data(event),
+						"size %u pass %u", sizes[i], pass);
+			ring_buffer_unlock_commit(buf);
+		}
+	}
+	ring_buffer_free(buf);
 }
 
 /* --- task names: the table behind comm_id ----------------------------------- */
@@ -1339,6 +1373,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_bind_refuses),
 	KUNIT_CASE(kmark_test_format_file),
 	KUNIT_CASE(kmark_test_print_record),
+	KUNIT_CASE(kmark_test_event_data),
 	KUNIT_CASE(kmark_test_comm_table),
 	KUNIT_CASE(kmark_test_comm_current),
 	KUNIT_CASE(kmark_test_set_event_parse),

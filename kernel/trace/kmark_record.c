@@ -310,6 +310,13 @@ void kmark_buffer_clear(struct kmark_instance *inst)
 	}
 }
 
+static __always_inline void __kmark_commit(struct kmark_instance *inst)
+{
+	ring_buffer_unlock_commit(inst->buffer);
+	if (unlikely(atomic_read(&inst->readers)))
+		kmark_batch_event(inst);
+}
+
 /* ftrace's context flags (tracing_gen_ctx_irq_test()). */
 static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 					   bool from_hit)
@@ -365,6 +372,31 @@ void notrace kmark_count_drop(const struct kmark_marker *m)
 }
 NOKPROBE_SYMBOL(kmark_count_drop);
 
+/* kmark_reserve(), inlined into the markers' recorder. */
+static __always_inline struct kmark_entry *
+__kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
+		bool from_hit, struct ring_buffer_event **evp)
+{
+	struct trace_buffer *buf = READ_ONCE(inst->buffer);
+	struct ring_buffer_event *event;
+	struct kmark_entry *e;
+
+	if (!READ_ONCE(inst->tracing_on) || unlikely(!buf))
+		return NULL;
+	local_inc(&this_cpu_ptr(inst->stats)->written);
+	event = ring_buffer_lock_reserve(buf, size);
+	if (unlikely(!event)) {
+		local_inc(&this_cpu_ptr(inst->stats)->dropped);
+		return NULL;
+	}
+	e = kmark_event_data(event);
+	e->type = id;
+	kmark_fill_ctx(e, from_hit);
+	if (evp)
+		*evp = event;
+	return e;
+}
+
 /**
  * kmark_reserve - room for one record, with its head filled in
  * @inst:	the instance whose buffer gets it
@@ -382,24 +414,7 @@ notrace struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
 					  size_t size, bool from_hit,
 					  struct ring_buffer_event **evp)
 {
-	struct trace_buffer *buf = READ_ONCE(inst->buffer);
-	struct ring_buffer_event *event;
-	struct kmark_entry *e;
-
-	if (!READ_ONCE(inst->tracing_on) || unlikely(!buf))
-		return NULL;
-	local_inc(&this_cpu_ptr(inst->stats)->written);
-	event = ring_buffer_lock_reserve(buf, size);
-	if (unlikely(!event)) {
-		local_inc(&this_cpu_ptr(inst->stats)->dropped);
-		return NULL;
-	}
-	e = ring_buffer_event_data(event);
-	e->type = id;
-	kmark_fill_ctx(e, from_hit);
-	if (evp)
-		*evp = event;
-	return e;
+	return __kmark_reserve(inst, id, size, from_hit, evp);
 }
 NOKPROBE_SYMBOL(kmark_reserve);
 
@@ -485,9 +500,7 @@ int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
 
 void notrace kmark_commit(struct kmark_instance *inst)
 {
-	ring_buffer_unlock_commit(inst->buffer);
-	if (unlikely(atomic_read(&inst->readers)))
-		kmark_batch_event(inst);
+	__kmark_commit(inst);
 }
 NOKPROBE_SYMBOL(kmark_commit);
 
@@ -512,11 +525,11 @@ void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 	    kmark_hit_filtered_out(m, inst->idx, args))
 		return;
 	size = kmark_record_size(m->layout, args, &strs);
-	e = kmark_reserve(inst, m->id, size, true, NULL);
+	e = __kmark_reserve(inst, m->id, size, true, NULL);
 	if (!e)
 		return;
 	kmark_record_fill(e, m->layout, args, &strs);
-	kmark_commit(inst);
+	__kmark_commit(inst);
 }
 NOKPROBE_SYMBOL(kmark_record_probe);
 

@@ -11,6 +11,9 @@
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
  *   drain FILE        read FILE with O_NONBLOCK until EAGAIN, to stdout
  *   sync N            call sync() N times
+ *   names N FILE      N times: rename this process (prctl PR_SET_NAME)
+ *                     to "kmnI" and write "kmnI\n" to FILE (trace_marker),
+ *                     I from 0 to N-1: N task names, one event each
  *   time CMD ARG...   run CMD, print its elapsed CLOCK_MONOTONIC ns (or
  *                     "failed STATUS"); its output goes to /dev/null
  *   reread FILE       read FILE to the end, lseek to 0, read it again and
@@ -598,6 +601,26 @@ static int time_cmd(char **cmd)
 	return 0;
 }
 
+static int names(int n, const char *file)
+{
+	char name[16];
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0)
+		return perror(file), 1;
+	for (int i = 0; i < n; i++) {
+		int len = snprintf(name, sizeof(name), "kmn%d", i);
+
+		if (prctl(PR_SET_NAME, name, 0, 0, 0))
+			return perror("prctl"), 1;
+		name[len] = '\n';
+		if (write(fd, name, len + 1) != len + 1)
+			return perror(file), 1;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -627,10 +650,12 @@ int main(int argc, char **argv)
 		return rawdump(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "latency"))
 		return latency(argv[2], atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "names"))
+		return names(atoi(argv[2]), argv[3]);
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
 			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
-			"       latency FILE N |\n"
+			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS\n");
 		return 2;
 	}

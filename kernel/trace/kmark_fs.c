@@ -680,8 +680,8 @@ static const struct file_operations kmark_available_fops = {
 
 /*
  * Every name the records may hold, "ID NAME", in id order; then, if names
- * found no room, "# N names not saved" (their records say id 0 and print
- * as <...>). Lock-free, like the table: a name being added may be missed.
+ * found no room, "# N records without a saved name" (each record whose
+ * name found no room: it says id 0 and prints as <...>). Lock-free, like the table: a name being added may be missed.
  */
 static int kmark_comms_show(struct seq_file *m, void *v)
 {
@@ -694,7 +694,7 @@ static int kmark_comms_show(struct seq_file *m, void *v)
 			seq_printf(m, "%u %s\n", id, name);
 	missed = kmark_comm_misses();
 	if (missed)
-		seq_printf(m, "# %lu names not saved\n", missed);
+		seq_printf(m, "# %lu records without a saved name\n", missed);
 	return 0;
 }
 

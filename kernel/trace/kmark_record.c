@@ -137,7 +137,7 @@ void kmark_instance_fini(struct kmark_instance *inst)
 struct kmark_comm_slot *kmark_comms __read_mostly;
 /* Ids this CPU gave last: guesses, see kmark_comm_of_current(). */
 DEFINE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
-/* Names that found no slot (their records say comm_id 0). */
+/* Lookups that found no slot: records (or a filter's header) with comm_id 0. */
 static atomic_long_t kmark_comm_missed;
 
 int kmark_comms_ensure(void)

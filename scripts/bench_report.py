@@ -401,6 +401,7 @@ def main():
              '(the id the CPU gave last, checked against the task\'s name).')
     L.append('')
     rb, on, tp = ic.get('hit.ringbuf'), ic.get('hit.marker_on'), ic.get('hit.tracepoint_on')
+    prof = load_profile(os.path.join(outdir, 'profile.txt'))
     if rb is not None and on is not None and tp is not None:
         room = 0.75 * tp - rb
         L.append(f'Where the enabled event goes (icount): the ring buffer\'s reserve and '
@@ -410,6 +411,19 @@ def main():
                  f'the other {fmt(on - rb)}. At 0.75x of ftrace\'s {fmt(tp)}, on the '
                  f'same ring buffer, kmark\'s own part would have to fit in '
                  f'{fmt(room)} instructions ({room / (on - rb):.0%} of what it takes).')
+        if 'kmark' in prof and 'ftrace' in prof:
+            def own(k):
+                return sum(c for fn, c in prof[k][1].items()
+                           if profile_group(fn) == 'own')
+            L.append(f'The single-stepped calls (section "Where the instructions go") '
+                     f'say the same: kmark\'s own part is {own("kmark")} instructions, '
+                     f'ftrace\'s {own("ftrace")}; the rest of both is the kernel\'s '
+                     f'ring buffer and clock. kmark\'s own part would have to be '
+                     f'{room / own("ftrace"):.0%} of ftrace\'s own part: only a '
+                     f'lighter buffer than the kernel ring buffer gets there, and '
+                     f'every reader (trace_pipe, trace, the raw pages, per-CPU '
+                     f'stats, resizing, instances) is built on that buffer: not '
+                     f'attempted.')
         L.append('')
     L.append('Idle reader: sched_switch alone enabled on an otherwise idle guest, '
              '`cat trace_pipe` into a file for a fixed time; "own" are the switches '
@@ -419,7 +433,6 @@ def main():
              'from a kprobe event named sys_sync on ksys_sync.')
     L.append('')
 
-    prof = load_profile(os.path.join(outdir, 'profile.txt'))
     if prof:
         L += profile_section(prof)
 

@@ -6,6 +6,10 @@
  *                     given), pinned to CPU 0 (or CPU), N round trips over
  *                     pipes; prints "ping=PID pong=PID"
  *   pingpong-time N   the same, but prints the elapsed CLOCK_MONOTONIC ns
+ *                     (both: with KMARK_WINDOW=FILE in the environment,
+ *                     "1" is written to FILE, tracing_on, after the first
+ *                     round trip and "0" after the last: a window in which
+ *                     both tasks have their names and nobody forks)
  *   nonblock FILE     read FILE with O_NONBLOCK; prints "EAGAIN", "data" or
  *                     the errno text
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
@@ -68,6 +72,21 @@ static void pin(int cpu)
 		perror("sched_setaffinity");
 }
 
+/* With KMARK_WINDOW=FILE: write @what to FILE (see pingpong above). */
+static int window(const char *what)
+{
+	const char *file = getenv("KMARK_WINDOW");
+	int fd;
+
+	if (!file)
+		return 0;
+	fd = open(file, O_WRONLY);
+	if (fd < 0 || write(fd, what, strlen(what)) != (ssize_t)strlen(what))
+		return perror(file), 1;
+	close(fd);
+	return 0;
+}
+
 static int pingpong(int n, const char *ping, const char *pong, int cpu,
 		    int timed)
 {
@@ -95,7 +114,11 @@ static int pingpong(int n, const char *ping, const char *pong, int cpu,
 	for (i = 0; i < n; i++) {
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
 			return perror("pingpong"), 1;
+		if (i == 0 && window("1\n"))
+			return 1;
 	}
+	if (window("0\n"))
+		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waitpid(child, NULL, 0);
 	if (timed)

@@ -141,6 +141,21 @@ def kv(args):
     return d
 
 
+KV_SPLIT_RE = re.compile(r" (?:==> )?(?=[A-Za-z_]\w*=)")
+
+
+def kv_spaced(args):
+    """key=value pairs of an args text whose values may hold spaces (a
+    comm such as "ping pong"): split only before the next "key=", and
+    drop sched_switch's "==>"."""
+    d = {}
+    for tok in KV_SPLIT_RE.split(args):
+        if "=" in tok and not tok.startswith("="):
+            k, v = tok.split("=", 1)
+            d[k] = v
+    return d
+
+
 def comms_by_pid(events):
     """{pid: (its comms, its last comm)}: saved cmdlines keep one name per
     task, the last one the trace shows (a task that exec'ed changes it)."""
@@ -357,7 +372,7 @@ def check_plugin_output(c, label, txt, tc, fmts):
                         why, e["line"].strip(), g["line"].strip())
             if e["name"] == "sched_switch" and g["name"] == "sched_switch":
                 nsw += 1
-                m, a = PLUGIN_SWITCH_RE.match(g["args"]), kv(e["args"])
+                m, a = PLUGIN_SWITCH_RE.match(g["args"]), kv_spaced(e["args"])
                 if not m:
                     note("ids", "not the plugin's layout")
                     continue
@@ -374,7 +389,7 @@ def check_plugin_output(c, label, txt, tc, fmts):
                         "?" if v is None else plugin_state(v, states)))
             elif e["name"] == "sched_wakeup" and g["name"] == "sched_wakeup":
                 nwk += 1
-                m, a = PLUGIN_WAKEUP_RE.match(g["args"]), kv(e["args"])
+                m, a = PLUGIN_WAKEUP_RE.match(g["args"]), kv_spaced(e["args"])
                 if not m:
                     note("ids", "not the plugin's layout")
                     continue

@@ -3,7 +3,8 @@
  * The binary format: print fmt evaluation, ring-buffer pages, and
  * "kmark record -o FILE.dat" on a fake control directory made of real
  * captures (fixtures/raw-ARCH: events/, cpuN.raw read from trace_pipe_raw,
- * and trace.txt, the kernel's text of the same records). The trace.dat is
+ * and trace.txt, the kernel's text of the same records; raw-ARCH-ids also
+ * saved_comms, their records name their task by common_comm_id). The trace.dat is
  * then read back by kmark itself and checked with trace-cmd, KernelShark's
  * libkshark and traceshark by tests/datcheck.py, whose lines become checks
  * here.
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "datfile.h"
 #include "evfmt.h"
@@ -276,6 +278,12 @@ static void make_ctl(struct scratch *s, const char *arch)
 			 s->dir, cpu);
 		copy_file(from, to);
 	}
+	/* the table of task names, which common_comm_id points into */
+	snprintf(from, sizeof(from), "%s/raw-%s/saved_comms", fixtures, arch);
+	if (access(from, F_OK) == 0) {
+		snprintf(to, sizeof(to), "%s/saved_comms", s->dir);
+		copy_file(from, to);
+	}
 	/* trace_pipe: the same records as text (no header) */
 	snprintf(from, sizeof(from), "%s/raw-%s/trace.txt", fixtures, arch);
 	txt = read_all(from, NULL);
@@ -324,7 +332,8 @@ static void test_read_back(const char *arch, const char *dat,
 		free(txt);
 		return;
 	}
-	check(df.ncpus == 2 && df.long_size == (strcmp(arch, "i386") ? 8 : 4) &&
+	check(df.ncpus == 2 &&
+	      df.long_size == (strncmp(arch, "i386", 4) ? 8 : 4) &&
 	      !strcmp(df.clock, "local"),
 	      "dat %s: 2 CPUs, the target's long size, clock local", arch);
 	ls.df = &df;
@@ -694,6 +703,8 @@ void test_dat(void)
 	test_pages();
 	test_arch("x86_64");
 	test_arch("i386");
+	test_arch("x86_64-ids");
+	test_arch("i386-ids");
 	test_errors();
 	test_instance();
 }

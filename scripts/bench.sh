@@ -39,7 +39,8 @@ done
 # One call of each path single-stepped under gdb: where its instructions
 # go, function by function (the report's "Where the instructions go").
 info "profile: one call of each path, single-stepped (gdb)"
-"$top/scripts/profile.sh" "$out/profile.txt" || true
+REPS=$([ "$quick" = 1 ] && echo 3 || echo 5) \
+	"$top/scripts/profile.sh" "$out/profile.txt" || true
 
 vmlinux=$BUILD/x86_64/vmlinux
 # The disabled marker site: kmark_bench_marker's code, for the table.

@@ -681,7 +681,8 @@ static const struct file_operations kmark_available_fops = {
 /*
  * Every name the records may hold, "ID NAME", in id order; then, if names
  * found no room, "# N records without a saved name" (each record whose
- * name found no room: it says id 0 and prints as <...>). Lock-free, like the table: a name being added may be missed.
+ * name found no room: it says id 0 and prints as <...>). Lock-free, like
+ * the table: a name being added may be missed.
  */
 static int kmark_comms_show(struct seq_file *m, void *v)
 {

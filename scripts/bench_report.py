@@ -189,6 +189,12 @@ def profile_group(fn):
     return 'own'
 
 
+def profile_part(prof, label, group):
+    """Instructions of one profiled call in one part (profile_group)."""
+    return sum(c for fn, c in prof[label][1].items()
+               if profile_group(fn) == group)
+
+
 def profile_section(prof):
     L = ['## Where the instructions go', '',
          'One call of each path, single-stepped instruction by instruction '
@@ -214,8 +220,7 @@ def profile_section(prof):
             str(prof[k][1].get(fn, '')) for k, _ in cols) + ' |')
     for g in ('ring buffer', 'clock', 'own'):
         L.append(f'| **{g}, total** | | ' + ' | '.join(
-            str(sum(c for fn, c in prof[k][1].items() if profile_group(fn) == g))
-            for k, _ in cols) + ' |')
+            str(profile_part(prof, k, g)) for k, _ in cols) + ' |')
     L.append('| **the call** | | ' + ' | '.join(
         f'**{prof[k][0]}**' for k, _ in cols) + ' |')
     L.append('')
@@ -413,8 +418,7 @@ def main():
                  f'{fmt(room)} instructions ({room / (on - rb):.0%} of what it takes).')
         if 'kmark' in prof and 'ftrace' in prof:
             def own(k):
-                return sum(c for fn, c in prof[k][1].items()
-                           if profile_group(fn) == 'own')
+                return profile_part(prof, k, 'own')
             L.append(f'The single-stepped calls (section "Where the instructions go") '
                      f'say the same: kmark\'s own part is {own("kmark")} instructions, '
                      f'ftrace\'s {own("ftrace")}; the rest of both is the kernel\'s '
@@ -432,8 +436,8 @@ def main():
         L.append('')
     sk, sf = ic.get('switch.kmark'), ic.get('switch.ftrace_nocmd')
     if sk is not None and sf is not None and 'kmark_switch' in prof:
-        rbk = sum(c for fn, c in prof['kmark_switch'][1].items()
-                  if profile_group(fn) != 'own')
+        rbk = (profile_part(prof, 'kmark_switch', 'ring buffer') +
+               profile_part(prof, 'kmark_switch', 'clock'))
         L.append(f'sched_switch against ftrace with record-cmd 0 ({fmt(sk)} vs '
                  f'{fmt(sf)} added per switch): both record one event per switch '
                  f'into the same ring buffer, whose reserve, commit and clock are '

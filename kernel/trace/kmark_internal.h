@@ -366,6 +366,7 @@ void kmark_pending_show(struct kmark_instance *inst, struct seq_file *sf);
 void kmark_pending_drop(struct kmark_instance *inst);
 #ifdef CONFIG_MODULES
 struct kmark_marker *kmark_gone_marker(const char *name);
+unsigned int kmark_gone_count(const char *mod);
 /* kmark_module.c: a module's sites join or leave (the module notifier) */
 void kmark_module_coming(struct module *mod);
 void kmark_module_going(struct module *mod);
@@ -570,6 +571,7 @@ unsigned long kmark_dropped(struct kmark_instance *inst, int cpu);
 void kmark_batch_event(struct kmark_instance *inst);
 void kmark_batch_reset(struct kmark_instance *inst);
 void kmark_batch_start(struct kmark_instance *inst);
+bool kmark_full_hit(size_t dirty, size_t nr_pages, unsigned int pct);
 
 /* kmark_output.c */
 u64 kmark_field_value(const struct kmark_field *f, const void *rec);
@@ -618,6 +620,7 @@ char *kmark_get_cmd(struct kmark_instance *inst, const char __user *ubuf,
 DECLARE_STATIC_KEY_FALSE(kmark_pid_filtering);
 bool __kmark_pid_filtered_out(const struct kmark_marker *m, const void *args);
 void kmark_pid_create_files(const struct kmark_dir *top);
+unsigned int kmark_pid_kunit_churn_cost(unsigned int cycles);
 
 /* Is @m's hit (@args: a marker's argument block, or NULL) unwanted? */
 static __always_inline bool kmark_pid_filtered_out(const struct kmark_marker *m,

@@ -946,6 +946,9 @@ static const struct kmark_kp_case kmark_kp_cases[] = {
 	{ "p vfs_read x=$arg1:str", KMARK_KPE_BAD_TYPE, 19 },
 	{ "p vfs_read 1x=$arg1", KMARK_KPE_BAD_ARG_NAME, 11 },
 	{ "p vfs_read a=$arg1 a=$arg2", KMARK_KPE_DUP_ARG_NAME, 19 },
+	{ "p vfs_read common_pid=$arg1", KMARK_KPE_DUP_ARG_NAME, 11 },
+	{ "p vfs_read x=$arg1 __probe_ip=$arg2", KMARK_KPE_DUP_ARG_NAME, 18 },
+	{ "p vfs_read common_comm_id=$arg1", KMARK_KPE_DUP_ARG_NAME, 11 },
 	{ "p vfs_read c=$comm:u32", KMARK_KPE_BAD_COMM_TYPE, 19 },
 	{ "p vfs_read +0($comm)", KMARK_KPE_COMM_DEREF, 14 },
 	{ "p vfs_read +0(+0(+0(+0(+0($arg1)))))", KMARK_KPE_DEREF_TOO_DEEP, 23 },
@@ -1364,6 +1367,239 @@ static void kmark_test_module_sites(struct kunit *test)
 }
 #endif /* CONFIG_MODULES */
 
+
+/* --- the review of e834a96: each item's failing-first test ---------------- */
+
+/* Today's table API, as the test of item 4 uses it. */
+struct kmark_comm_table;
+
+static struct kmark_comm_table *kmark_comm_table_kunit_alloc(struct kunit *test)
+{
+	return kunit_kcalloc(test, KMARK_COMM_IDS, sizeof(struct kmark_comm_slot),
+			     GFP_KERNEL);
+}
+
+static u32 kmark_comm_table_id(struct kmark_comm_table *t, const char *name)
+{
+	return kmark_comm_lookup((struct kmark_comm_slot *)t, KMARK_COMM_IDS, name);
+}
+
+static bool kmark_comm_table_name(struct kmark_comm_table *t, u32 id, char *buf)
+{
+	return kmark_comm_slot_name((struct kmark_comm_slot *)t, KMARK_COMM_IDS,
+				    id, buf);
+}
+
+
+/*
+ * Item 1: a run of '!' is a toggle, not a recursion (ftrace's
+ * predicate_parse() is iterative): 4000 of them before a predicate parse
+ * within a page of text and a bounded stack, the parity decides; parens
+ * nested past the limit are refused.
+ */
+static void kmark_test_filter_deep(struct kunit *test)
+{
+	struct kmark_marker *m;
+	struct kmark_filter *f;
+	unsigned int pos, i;
+	const char *err;
+	char *text;
+
+	mutex_lock(&kmark_mutex);
+	m = kmark_find_marker("kmark_kunit_layout");
+	mutex_unlock(&kmark_mutex);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	memset(text, '!', 4000);
+	strcpy(text + 4000, "nosuch == 1");
+	f = kmark_filter_compile(m->layout, text, &err, &pos);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+	if (IS_ERR(f)) {
+		KUNIT_EXPECT_STREQ(test, err, "Field not found");
+		KUNIT_EXPECT_EQ(test, pos, 4000U);
+	}
+	strcpy(text + 4000, "a == 1");
+	f = kmark_filter_compile(m->layout, text, &err, &pos);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s at %u", IS_ERR(f) ? err : "", pos);
+	kmark_filter_free(f);
+	/* "!(" 2000 times: the parens' depth limit. */
+	for (i = 0; i < 2000; i++)
+		memcpy(text + 2 * i, "!(", 2);
+	strcpy(text + 4000, "a == 1");
+	f = kmark_filter_compile(m->layout, text, &err, &pos);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+	if (!IS_ERR(f))
+		kmark_filter_free(f);
+}
+
+/*
+ * Item 6: a pid list's lookup costs the same whatever was added and
+ * removed before: after 4096 add/remove cycles of consecutive pids, a
+ * lookup of a pid never listed reads a bounded number of words.
+ */
+static void kmark_test_pid_lookup_cost(struct kunit *test)
+{
+	unsigned int cost = kmark_pid_kunit_churn_cost(4096);
+
+	KUNIT_EXPECT_LE_MSG(test, cost, 4U,
+			    "a lookup read %u slots after add/remove churn", cost);
+}
+
+/*
+ * Item 9: buffer_percent counts pages as ftrace's full_hit() does: 100 %
+ * is reachable (the reader page counts), and the arithmetic does not wrap
+ * in 32 bits (64 MiB per CPU at 50 %, half full).
+ */
+static void kmark_test_batch_full(struct kunit *test)
+{
+	/* 256 pages, 255 written: all a writer can fill. */
+	KUNIT_EXPECT_TRUE(test, kmark_full_hit(255, 256, 100));
+	KUNIT_EXPECT_FALSE(test, kmark_full_hit(100, 256, 100));
+	KUNIT_EXPECT_TRUE(test, kmark_full_hit(127, 256, 50));
+	KUNIT_EXPECT_FALSE(test, kmark_full_hit(100, 256, 50));
+	/* 64 MiB of 4 KiB pages, half of them written. */
+	KUNIT_EXPECT_TRUE(test, kmark_full_hit(8192, 16384, 50));
+	KUNIT_EXPECT_FALSE(test, kmark_full_hit(4096, 16384, 50));
+	KUNIT_EXPECT_TRUE(test, kmark_full_hit(0, 16384, 0));
+}
+
+/*
+ * Item 4: the table of task names cannot be exhausted: 5000 distinct
+ * names in a table of 4096 slots all get an id, and every id ever given
+ * renders its own name or nothing, never another name.
+ */
+static void kmark_test_comm_exhaust(struct kunit *test)
+{
+	struct kmark_comm_table *t = kmark_comm_table_kunit_alloc(test);
+	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
+	unsigned int i, zero = 0, wrong = 0;
+	u32 *ids;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	ids = kunit_kcalloc(test, 5000, sizeof(*ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		ids[i] = kmark_comm_table_id(t, name);
+		zero += !ids[i];
+	}
+	KUNIT_EXPECT_EQ_MSG(test, zero, 0U, "%u new names got no id", zero);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		if (ids[i] && kmark_comm_table_name(t, ids[i], got) &&
+		    strcmp(got, name))
+			wrong++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U, "%u ids render another name", wrong);
+	/* The last names given are all still there. */
+	for (i = 4900; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		KUNIT_EXPECT_TRUE(test, kmark_comm_table_name(t, ids[i], got));
+	}
+}
+
+#ifdef CONFIG_MODULES
+/* Two modules of the test's own, each with one site named "kmark_kunit_m". */
+static struct kmark_site kmark_kunit_ab_sites[2][1] = {
+	{ { .name = "kmark_kunit_m", .format = "x=%d", .args = kmark_kunit_int_arg,
+	    .nr_args = 1, .args_size = sizeof(int) } },
+	{ { .name = "kmark_kunit_m", .format = "x=%d", .args = kmark_kunit_int_arg,
+	    .nr_args = 1, .args_size = sizeof(int) } },
+};
+
+static struct kmark_site kmark_kunit_fmt_sites[2][1] = {
+	{ { .name = "kmark_kunit_f", .format = "x=%d", .args = kmark_kunit_int_arg,
+	    .nr_args = 1, .args_size = sizeof(int) } },
+	{ { .name = "kmark_kunit_f", .format = "y=%d", .args = kmark_kunit_int_arg,
+	    .nr_args = 1, .args_size = sizeof(int) } },
+};
+
+static struct module *kmark_kunit_mod1(struct kunit *test, const char *name,
+					struct kmark_site *site)
+{
+	struct module *mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	struct kmark_site **ptrs = kunit_kzalloc(test, sizeof(*ptrs), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	KUNIT_ASSERT_NOT_NULL(test, ptrs);
+	strscpy(mod->name, name);
+	site->key = (struct static_key_false)STATIC_KEY_FALSE_INIT;
+	site->marker = NULL;
+	ptrs[0] = site;
+	mod->kmark_sites = ptrs;
+	mod->num_kmark_sites = 1;
+	mod->mem[MOD_DATA].base = site;
+	mod->mem[MOD_DATA].size = sizeof(*site);
+	return mod;
+}
+
+/*
+ * Items 2 and 8: a marker name two modules share. A probe taken on A's
+ * marker is found again when A is gone and B brought its own; the files
+ * find B's, not the gone one; once both modules are gone, nothing of
+ * either is left live.
+ */
+static void kmark_test_module_shared_name(struct kunit *test)
+{
+	struct kmark_probe_seen seen = {};
+	struct module *a, *b;
+	struct kmark_marker *ma, *mb;
+
+	a = kmark_kunit_mod1(test, "kmark_kunit_a", &kmark_kunit_ab_sites[0][0]);
+	b = kmark_kunit_mod1(test, "kmark_kunit_b", &kmark_kunit_ab_sites[1][0]);
+	kmark_module_coming(a);
+	ma = kmark_kunit_find("kmark_kunit_m");
+	KUNIT_ASSERT_NOT_NULL(test, ma);
+	KUNIT_ASSERT_EQ(test, kmark_probe_register("kmark_kunit_m", NULL,
+						   kmark_kunit_probe, &seen), 0);
+	kmark_module_going(a);
+	kmark_module_coming(b);
+	mb = kmark_kunit_find("kmark_kunit_m");
+	KUNIT_ASSERT_NOT_NULL(test, mb);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ_MSG(test, kmark_marker_by_name_rcu("kmark_kunit_m"), mb,
+				"the files find the gone marker");
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ_MSG(test, kmark_probe_unregister("kmark_kunit_m",
+							 kmark_kunit_probe, &seen), 0,
+			    "the probe on the gone marker was not found");
+	kmark_module_going(b);
+	KUNIT_EXPECT_NULL(test, kmark_kunit_find("kmark_kunit_m"));
+
+	/* Item 8: both loaded, then both gone. */
+	a = kmark_kunit_mod1(test, "kmark_kunit_a", &kmark_kunit_ab_sites[0][0]);
+	b = kmark_kunit_mod1(test, "kmark_kunit_b", &kmark_kunit_ab_sites[1][0]);
+	kmark_module_coming(a);
+	kmark_module_coming(b);
+	kmark_module_going(a);
+	kmark_module_going(b);
+	KUNIT_EXPECT_NULL_MSG(test, kmark_kunit_find("kmark_kunit_m"),
+			      "a marker two modules shared outlived both");
+}
+
+/*
+ * Item N2: a module whose marker changed its format, loaded and unloaded
+ * again and again, keeps one marker per format for its records, no more.
+ */
+static void kmark_test_module_gone_formats(struct kunit *test)
+{
+	struct module *mod;
+	int i;
+
+	mod = kmark_kunit_mod1(test, "kmark_kunit_f", &kmark_kunit_fmt_sites[0][0]);
+	kmark_module_coming(mod);
+	kmark_module_going(mod);
+	for (i = 0; i < 3; i++) {
+		mod = kmark_kunit_mod1(test, "kmark_kunit_f",
+				       &kmark_kunit_fmt_sites[1][0]);
+		kmark_module_coming(mod);
+		kmark_module_going(mod);
+	}
+	KUNIT_EXPECT_LE(test, kmark_gone_count("kmark_kunit_f"), 2U);
+}
+#endif /* CONFIG_MODULES */
+
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
 	KUNIT_CASE(kmark_test_round_trip),
@@ -1382,12 +1618,18 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_rcu_not_watching),
 	KUNIT_CASE(kmark_test_filter_match),
 	KUNIT_CASE(kmark_test_filter_errors),
+	KUNIT_CASE(kmark_test_pid_lookup_cost),
+	KUNIT_CASE(kmark_test_batch_full),
+	KUNIT_CASE(kmark_test_comm_exhaust),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(kmark_test_module_sites),
+	KUNIT_CASE(kmark_test_module_shared_name),
+	KUNIT_CASE(kmark_test_module_gone_formats),
 #endif
 #ifdef CONFIG_KMARK_KPROBES
 	KUNIT_CASE(kmark_test_kprobe_parse),
 #endif
+	KUNIT_CASE(kmark_test_filter_deep),
 	{}
 };
 

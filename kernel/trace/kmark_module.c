@@ -251,6 +251,19 @@ struct kmark_marker *kmark_gone_marker(const char *name)
 	return NULL;
 }
 
+/* How many markers of module @mod are kept for their records (KUnit). */
+unsigned int kmark_gone_count(const char *mod)
+{
+	struct kmark_marker *m;
+	unsigned int n = 0;
+
+	mutex_lock(&kmark_mutex);
+	list_for_each_entry(m, &kmark_gone, list)
+		n += !strcmp(m->module, mod);
+	mutex_unlock(&kmark_mutex);
+	return n;
+}
+
 static int kmark_module_notify(struct notifier_block *nb, unsigned long val,
 			       void *data)
 {

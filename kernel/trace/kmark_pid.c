@@ -68,6 +68,8 @@ static unsigned int kmark_pid_hash(pid_t pid)
 	return (u32)pid * 2654435761U % KMARK_PID_SLOTS;
 }
 
+static unsigned int kmark_pid_cost;	/* slots read by the last lookup */
+
 static bool notrace kmark_pid_in(const struct kmark_pid_set *set, pid_t pid)
 {
 	unsigned int i, h = kmark_pid_hash(pid);
@@ -75,6 +77,7 @@ static bool notrace kmark_pid_in(const struct kmark_pid_set *set, pid_t pid)
 	for (i = 0; i < KMARK_PID_SLOTS; i++) {
 		int v = READ_ONCE(set->slot[(h + i) % KMARK_PID_SLOTS]);
 
+		kmark_pid_cost = i + 1;
 		if (v == KMARK_PID_FREE)
 			return false;
 		if (v == pid + 1)
@@ -548,4 +551,23 @@ void __init kmark_pid_create_files(const struct kmark_dir *top)
 	if (!kmark_fs_dir("options", top, &opts))
 		kmark_fs_file("event-fork", 0600, &opts, NULL,
 			      &kmark_event_fork_fops);
+}
+
+/* KUnit: slots a lookup of an absent pid reads after @cycles add/del cycles. */
+unsigned int kmark_pid_kunit_churn_cost(unsigned int cycles)
+{
+	struct kmark_pid_set *set = kzalloc(sizeof(*set), GFP_KERNEL);
+	unsigned int i, cost;
+
+	if (!set)
+		return UINT_MAX;
+	kmark_pid_add(set, 1);
+	for (i = 0; i < cycles; i++) {
+		kmark_pid_add(set, 1000 + i);
+		kmark_pid_del(set, 1000 + i);
+	}
+	kmark_pid_in(set, 999999);
+	cost = kmark_pid_cost;
+	kfree(set);
+	return cost;
 }

@@ -576,13 +576,19 @@ static void kmark_batch_irq_work(struct irq_work *w)
 }
 
 /* Whether this CPU's buffer is buffer_percent full. */
+bool notrace kmark_full_hit(size_t dirty, size_t nr_pages, unsigned int pct)
+{
+	size_t size = nr_pages * (PAGE_SIZE - sizeof(u64) - sizeof(local_t));
+
+	return dirty * PAGE_SIZE * 100 >= (size_t)pct * size;
+}
+
 static bool notrace kmark_batch_full(struct trace_buffer *b, int cpu,
 				     unsigned int pct)
 {
-	size_t size = ring_buffer_size(b, cpu);
-
-	return ring_buffer_nr_dirty_pages(b, cpu) * PAGE_SIZE * 100 >=
-	       (size_t)pct * size;
+	return kmark_full_hit(ring_buffer_nr_dirty_pages(b, cpu),
+			      ring_buffer_size(b, cpu) /
+			      (PAGE_SIZE - sizeof(u64) - sizeof(local_t)), pct);
 }
 
 /*

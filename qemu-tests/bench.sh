@@ -125,9 +125,9 @@ while [ $r -lt "$RUNS" ]; do
 	out hit.marker_paused "$(bench marker)"
 	echo 1 > $K/tracing_on
 	# A filter that refuses every hit: no reservation, the filter alone.
-	echo 'a == -1' > $K/events/kmark_bench/filter
+	echo 'a == -1' > $K/events/kmark/kmark_bench/filter
 	out hit.marker_filtered "$(bench marker)"
-	echo 0 > $K/events/kmark_bench/filter
+	echo 0 > $K/events/kmark/kmark_bench/filter
 	echo > $K/set_event
 	if [ -z "$ONLY_KMARK" ]; then
 		out hit.tracepoint_off "$(bench tracepoint)"

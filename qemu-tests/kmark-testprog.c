@@ -258,10 +258,10 @@ static void kstate(char *out, size_t size)
 {
 	static const char * const files[] = {
 		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
-		"events/sched_switch/filter", "events/kprobes/fa/filter",
+		"events/sched/sched_switch/filter", "events/kprobes/fa/filter",
 		"set_event_pid", "set_event_notrace_pid", "options/event-fork",
 		"instances/fi/set_event", "instances/fi/buffer_size_kb",
-		"instances/fi/events/sched_switch/filter",
+		"instances/fi/events/sched/sched_switch/filter",
 	};
 	char path[512];
 	DIR *d;

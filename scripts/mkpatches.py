@@ -38,10 +38,31 @@ PATCHES = os.path.join(TOP, 'scripts', 'patches')
 # kernel/trace/Kconfig and 'make' the words that mark its Makefile lines.
 PARTS = [
     {
+        'subject': 'tracefs: allow more than one instances directory',
+        'files': [],
+        'patches': ['0010-tracefs-instance-dirs.patch'],
+        'kconfig': [],
+        'make': [],
+        'body': """\
+tracefs_create_instance_dir() gives a directory mkdir and rmdir callbacks,
+so that "mkdir instances/foo" makes a tracing instance. Its callbacks were
+kept in one static struct, and a second caller got a WARN and NULL: only
+ftrace could have instances.
+
+Keep each instances directory's callbacks in its inode's i_private, which
+tracefs_syscall_mkdir() and tracefs_syscall_rmdir() are handed as the
+parent directory's inode. ftrace's instances/ works as before; another
+tracer (kmark, next in this series) can give its own directory instances
+that users make and remove the way they do ftrace's.
+""",
+    },
+    {
         'subject': 'kmark: static markers with an ftrace-style control directory',
         'files': ['include/trace/kmark.h', 'kernel/trace/kmark.c',
                   'kernel/trace/kmark_internal.h', 'kernel/trace/kmark_record.c',
                   'kernel/trace/kmark_output.c', 'kernel/trace/kmark_fs.c',
+                  'kernel/trace/kmark_events.c', 'kernel/trace/kmark_instance.c',
+                  'kernel/trace/kmark_read.c',
                   'kernel/trace/kmark_filter.c', 'kernel/trace/kmark_pid.c',
                   'kernel/trace/kmark_module.c', 'Documentation/trace/kmark.rst'],
         'patches': ['0001-kmark-kconfig-and-makefile.patch',

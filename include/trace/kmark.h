@@ -10,8 +10,16 @@
  * to it in the "__kmark_sites" section; kmark finds them all at boot (no
  * registration call at the site). While nobody listens, the site is one
  * patched-out jump (a static key, see jump_label.h): the arguments are not
- * even evaluated. All sites with the same name form one marker and are
- * enabled together; they must share one format (checked at boot).
+ * even evaluated. All sites with the same system and name form one marker
+ * and are enabled together; they must share one format (checked at boot).
+ *
+ * Every marker belongs to a system, as ftrace's events do: its directory is
+ * events/SYSTEM/NAME/ and set_event takes "SYSTEM:NAME". The system is
+ * KMARK_SYSTEM where the site is compiled: define it before including this
+ * header (the scheduler's markers are in "sched"); by default it is the
+ * module's name in a module and "kmark" in the kernel itself.
+ * kmark_system() names a site's system explicitly, for a driver that fires
+ * a marker of the kernel's.
  *
  * The format must be a string literal. It is printf-style and names its
  * fields, "key=%d"; an argument that does not match its conversion is a
@@ -116,9 +124,18 @@ struct kmark_arg {
 	u8 class;
 };
 
+#ifndef KMARK_SYSTEM
+#ifdef MODULE
+#define KMARK_SYSTEM	KBUILD_MODNAME
+#else
+#define KMARK_SYSTEM	"kmark"
+#endif
+#endif
+
 /**
  * struct kmark_site - one kmark() call site
- * @key:	enables the site; toggled by kmark for all sites of a name
+ * @key:	enables the site; toggled by kmark for all sites of a marker
+ * @system:	marker's system (KMARK_SYSTEM at the site)
  * @name:	marker name
  * @format:	printf-style format of the arguments
  * @args:	the arguments' table, in format order
@@ -128,6 +145,7 @@ struct kmark_arg {
  */
 struct kmark_site {
 	struct static_key_false key;
+	const char *system;
 	const char *name;
 	const char *format;
 	const struct kmark_arg *args;
@@ -253,9 +271,10 @@ do {									\
 
 void __kmark_hit(struct kmark_site *site, const void *args);
 
-#define __kmark_site(_name, fmt, _args, _nr, _size)			\
+#define __kmark_site(_sys, _name, fmt, _args, _nr, _size)		\
 	static struct kmark_site __kmark_site = {			\
 		.key = STATIC_KEY_FALSE_INIT,				\
+		.system = _sys,						\
 		.name = #_name,						\
 		.format = fmt,						\
 		.args = _args,						\
@@ -265,9 +284,9 @@ void __kmark_hit(struct kmark_site *site, const void *args);
 	static struct kmark_site * const __kmark_site_ptr		\
 	__used __section("__kmark_sites") = &__kmark_site
 
-#define __kmark_0(_name, fmt)						\
+#define __kmark_0(_sys, _name, fmt)					\
 do {									\
-	__kmark_site(_name, fmt, NULL, 0, 0);				\
+	__kmark_site(_sys, _name, fmt, NULL, 0, 0);			\
 	__kmark_format_check(fmt);					\
 	if (static_branch_unlikely(&__kmark_site.key))			\
 		__kmark_hit(&__kmark_site, NULL);			\
@@ -277,7 +296,7 @@ do {									\
  * The argument block is packed: no padding, so no stack garbage reaches a
  * record, and records are as small as the fields allow.
  */
-#define __kmark_1(_name, fmt, ...)					\
+#define __kmark_1(_sys, _name, fmt, ...)				\
 do {									\
 	struct __kmark_args {						\
 		__kmark_map(__kmark_member, __VA_ARGS__);		\
@@ -285,8 +304,8 @@ do {									\
 	static const struct kmark_arg __kmark_argv[] = {		\
 		__kmark_map(__kmark_desc, __VA_ARGS__)			\
 	};								\
-	__kmark_site(_name, fmt, __kmark_argv, ARRAY_SIZE(__kmark_argv), \
-		     sizeof(struct __kmark_args));			\
+	__kmark_site(_sys, _name, fmt, __kmark_argv,			\
+		     ARRAY_SIZE(__kmark_argv), sizeof(struct __kmark_args)); \
 	__kmark_format_check(fmt, __kmark_map(__kmark_check, __VA_ARGS__)); \
 	if (static_branch_unlikely(&__kmark_site.key)) {		\
 		struct __kmark_args __kmark_a = {			\
@@ -310,13 +329,13 @@ const char *kmark_arg_str(const struct kmark_marker *marker, const void *args,
 #else /* !CONFIG_KMARK */
 
 /* The name must still be one (not empty); the arguments are type-checked. */
-#define __kmark_0(_name, fmt)						\
+#define __kmark_0(_sys, _name, fmt)					\
 do {									\
 	BUILD_BUG_ON(sizeof(#_name) < 2);				\
 	__kmark_format_check(fmt);					\
 } while (0)
 
-#define __kmark_1(_name, fmt, ...)					\
+#define __kmark_1(_sys, _name, fmt, ...)				\
 do {									\
 	BUILD_BUG_ON(sizeof(#_name) < 2);				\
 	__kmark_format_check(fmt, __kmark_map(__kmark_check, __VA_ARGS__)); \
@@ -368,7 +387,19 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
  * enabled.
  */
 #define kmark(_name, fmt, ...)						\
-	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_name, fmt, ##__VA_ARGS__)
+	kmark_system(KMARK_SYSTEM, _name, fmt, ##__VA_ARGS__)
+
+/**
+ * kmark_system() - a static marker of a named system
+ * @_sys:	the system, a string literal ("sched")
+ * @_name:	marker name, a C identifier (not a string)
+ * @fmt:	printf-style format with named fields, a string literal
+ *
+ * kmark() with the system given at the site rather than by KMARK_SYSTEM.
+ */
+#define kmark_system(_sys, _name, fmt, ...)				\
+	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_sys, _name, fmt, \
+							 ##__VA_ARGS__)
 
 /*
  * kmark(name, fmt) or kmark(name, fmt, args...): 0 or 1, the number of

@@ -44,7 +44,7 @@ static __always_inline void kmark_sched_switch(bool preempt,
 					       struct task_struct *prev,
 					       struct task_struct *next)
 {
-	kmark(sched_switch,
+	kmark_system("sched", sched_switch,
 	      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%p ==> next_comm=%s next_pid=%d next_prio=%d",
 	      kmark_comm(prev), prev->pid, prev->prio,
 	      kmark_task_state(kmark_switch_state(preempt, prev_state, prev)),
@@ -53,21 +53,21 @@ static __always_inline void kmark_sched_switch(bool preempt,
 
 static __always_inline void kmark_sched_wakeup(struct task_struct *p)
 {
-	kmark(sched_wakeup, "comm=%s pid=%d prio=%d target_cpu=%03d",
+	kmark_system("sched", sched_wakeup, "comm=%s pid=%d prio=%d target_cpu=%03d",
 	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
 }
 
 static __always_inline void kmark_sched_process_fork(struct task_struct *parent,
 						     struct task_struct *child)
 {
-	kmark(sched_process_fork,
+	kmark_system("sched", sched_process_fork,
 	      "comm=%s pid=%d child_comm=%s child_pid=%d",
 	      kmark_comm(parent), parent->pid, kmark_comm(child), child->pid);
 }
 
 static __always_inline void kmark_sched_process_exit(struct task_struct *p)
 {
-	kmark(sched_process_exit, "comm=%s pid=%d prio=%d",
+	kmark_system("sched", sched_process_exit, "comm=%s pid=%d prio=%d",
 	      kmark_comm(p), p->pid, p->prio);
 }
 

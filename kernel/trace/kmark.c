@@ -3,10 +3,10 @@
  * kmark: static markers, the core.
  *
  * At boot, kmark_init() walks the "__kmark_sites" section (one pointer per
- * kmark() call site), sorts the sites by name and builds one struct
- * kmark_marker per name, with the site's format parsed once into a layout.
- * Sites of one name must share the format; a site that does not is left
- * disabled and reported.
+ * kmark() call site), sorts the sites by system and name and builds one
+ * struct kmark_marker per (system, name), with the site's format parsed
+ * once into a layout. Sites of one marker must share the format; a site
+ * that does not is left disabled and reported.
  *
  *   kmark(name, fmt, ...)                     probes (RCU-sched array)
  *   +------------------------+               +------------------------+
@@ -416,27 +416,43 @@ const char *kmark_marker_format(const struct kmark_marker *m)
 }
 EXPORT_SYMBOL_GPL(kmark_marker_format);
 
-struct kmark_marker *kmark_find_marker(const char *name)
+/* The live marker @system:@name (@system NULL: the only one so named). */
+struct kmark_marker *kmark_find_marker(const char *system, const char *name)
 {
-	struct kmark_marker *m;
+	struct kmark_marker *m, *found = NULL;
 
 	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(m, &kmark_markers, list)
-		if (!strcmp(m->name, name))
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (strcmp(m->name, name))
+			continue;
+		if (system && !strcmp(m->system, system))
 			return m;
-	return NULL;
+		if (!system) {
+			if (found)
+				return ERR_PTR(-ENOTUNIQ);
+			found = m;
+		}
+	}
+	return found;
 }
 
-/* Caller holds rcu_read_lock(); the marker lives until it is unlocked. */
-struct kmark_marker *kmark_marker_by_name_rcu(const char *name)
+/*
+ * A marker named "SYSTEM:NAME" or "NAME" (unique), for the probe API and
+ * KUnit: NULL if none, ERR_PTR(-ENOTUNIQ) if "NAME" is in several systems.
+ */
+struct kmark_marker *kmark_find_marker_any(const char *name)
 {
-	struct kmark_marker *m;
-	unsigned long id;
+	char sys[KMARK_NAME_MAX];
+	const char *colon = strchr(name, ':');
 
-	xa_for_each(&kmark_ids, id, m)
-		if (!strcmp(m->name, name))
-			return m;
-	return NULL;
+	lockdep_assert_held(&kmark_mutex);
+	if (!colon)
+		return kmark_find_marker(NULL, name);
+	if (colon - name >= sizeof(sys))
+		return NULL;
+	memcpy(sys, name, colon - name);
+	sys[colon - name] = '\0';
+	return kmark_find_marker(sys, colon + 1);
 }
 
 /* Caller holds rcu_read_lock() (or preemption off) or kmark_mutex. */
@@ -515,6 +531,19 @@ static __always_inline bool kmark_rcu_watching(void)
 	return rcu_is_watching();
 }
 
+/*
+ * Hits of a recorded marker where RCU does not watch: counted here, in
+ * memory that is never freed, since no instance may be touched then (one
+ * could be being freed). Every instance's readers report them as lost on
+ * that CPU (kmark_dropped()): more than its own, never fewer.
+ */
+static DEFINE_PER_CPU(unsigned long, kmark_unwatched);
+
+unsigned long kmark_unwatched_drops(int cpu)
+{
+	return READ_ONCE(per_cpu(kmark_unwatched, cpu));
+}
+
 /**
  * __kmark_hit - a marker site fired (called from kmark() only)
  * @site:	the site
@@ -534,8 +563,9 @@ void notrace __kmark_hit(struct kmark_site *site, const void *args)
 	preempt_disable_notrace();
 	/* As __DO_TRACE: no probe runs where RCU does not watch. */
 	if (unlikely(!kmark_rcu_watching())) {
-		if (READ_ONCE(m->recording))
-			kmark_count_drop(m);
+		/* m is never freed while a site of it can fire. */
+		if (READ_ONCE(m->nr_attached))
+			this_cpu_inc(kmark_unwatched);
 		goto out;
 	}
 	pa = rcu_dereference_sched(m->probes);
@@ -615,6 +645,21 @@ int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 	return 0;
 }
 
+/* Whether @m has @probe with @data. Under kmark_mutex. */
+bool kmark_has_probe(struct kmark_marker *m, kmark_probe_fn probe,
+			    void *data)
+{
+	struct kmark_probe_array *pa;
+	unsigned int i;
+
+	pa = rcu_dereference_protected(m->probes,
+				       lockdep_is_held(&kmark_mutex));
+	for (i = 0; pa && i < pa->nr; i++)
+		if (pa->probes[i].func == probe && pa->probes[i].data == data)
+			return true;
+	return false;
+}
+
 /*
  * Detach @probe; cannot fail for lack of memory. Does not wait: a CPU may
  * still run @probe until a grace period has passed (the caller waits with
@@ -659,15 +704,18 @@ int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
 
 /**
  * kmark_probe_register - attach a probe to a marker
- * @name:	marker name
+ * @name:	"SYSTEM:NAME", or "NAME" when no other system has that name
  * @format:	the marker's format as the probe expects it, or NULL for any
  * @probe:	called each time the marker fires
  * @data:	passed to @probe
  *
- * The first probe of a marker turns its sites on.
+ * The first probe of a marker turns its sites on. The probe stays on that
+ * very marker: if its module goes and another brings a marker of the same
+ * name, that is another marker.
  *
- * Return: 0; -ENOENT if there is no such marker; -EINVAL if @format is not
- * the marker's; -EEXIST if @probe with @data is attached already; -ENOMEM.
+ * Return: 0; -ENOENT if there is no such marker; -ENOTUNIQ if NAME is in
+ * several systems; -EINVAL if @format is not the marker's; -EEXIST if
+ * @probe with @data is attached already; -ENOMEM.
  */
 int kmark_probe_register(const char *name, const char *format,
 			 kmark_probe_fn probe, void *data)
@@ -676,8 +724,10 @@ int kmark_probe_register(const char *name, const char *format,
 	int ret;
 
 	mutex_lock(&kmark_mutex);
-	m = kmark_find_marker(name);
-	if (!m || m->ops) {
+	m = kmark_find_marker_any(name);
+	if (IS_ERR(m)) {
+		ret = PTR_ERR(m);
+	} else if (!m || m->ops) {
 		ret = -ENOENT;
 	} else if (format && strcmp(format, m->format)) {
 		pr_notice("format mismatch for probe on %s: \"%s\", marker has \"%s\"\n",
@@ -693,25 +743,39 @@ EXPORT_SYMBOL_GPL(kmark_probe_register);
 
 /**
  * kmark_probe_unregister - detach a probe from a marker
- * @name:	marker name
+ * @name:	the name given to kmark_probe_register()
  * @probe:	the probe given to kmark_probe_register()
  * @data:	the data given to kmark_probe_register()
  *
- * Waits until no CPU runs @probe any more, so that a module may call it
- * from its exit function and then go; the last probe of a marker turns its
- * sites off. Never fails for lack of memory. May sleep.
+ * Finds the probe on the marker it was attached to, whether that marker is
+ * live or its module went (then the marker is kept, probe included, and
+ * would be armed again if the module came back). Waits until no CPU runs
+ * @probe any more, so that a module may call it from its exit function
+ * and then go; the last probe of a marker turns its sites off. Never fails
+ * for lack of memory. May sleep.
  *
- * Return: 0, or -ENOENT if the marker or the probe is not there.
+ * Return: 0, or -ENOENT if the probe is not attached to a marker of that
+ * name.
  */
 int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 {
-	struct kmark_marker *m;
-	int ret;
+	const char *colon = strchr(name, ':');
+	const char *bare = colon ? colon + 1 : name;
+	struct kmark_marker *m, *found = NULL;
+	int ret = -ENOENT;
 
 	mutex_lock(&kmark_mutex);
-	/* A marker whose module is gone keeps its probes: remove them too. */
-	m = kmark_find_marker(name) ?: kmark_gone_marker(name);
-	ret = m && !m->ops ? __kmark_probe_unregister(m, probe, data) : -ENOENT;
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (!m->ops && !strcmp(m->name, bare) &&
+		    kmark_has_probe(m, probe, data)) {
+			found = m;
+			break;
+		}
+	}
+	if (!found && kmark_gone_has_probe(bare, probe, data, &m))
+		found = m;
+	if (found)
+		ret = __kmark_probe_unregister(found, probe, data);
 	mutex_unlock(&kmark_mutex);
 	if (!ret)
 		synchronize_rcu();
@@ -719,59 +783,9 @@ int kmark_probe_unregister(const char *name, kmark_probe_fn probe, void *data)
 }
 EXPORT_SYMBOL_GPL(kmark_probe_unregister);
 
-/*
- * Attach or detach kmark's own recorder of instance @inst (what its
- * set_event controls): one probe per instance, whose data is the instance.
- * A kprobe event is armed while any instance records it; its handler
- * records into each of them. Turning recording off never fails.
- */
-int kmark_set_recording(struct kmark_marker *m, struct kmark_instance *inst,
-			bool on)
-{
-	unsigned long bit = BIT(inst->idx);
-	int ret = 0;
-
-	KUNIT_STATIC_STUB_REDIRECT(kmark_set_recording, m, inst, on);
-	lockdep_assert_held(&kmark_mutex);
-	if (!!(m->recording & bit) == on)
-		return 0;
-	if (on) {
-		ret = kmark_buffer_ensure(inst);
-		if (ret)
-			return ret;
-		if (m->ops)
-			ret = m->recording ? 0 : m->ops->enable(m);
-		else
-			ret = __kmark_probe_register(m, kmark_record_probe, inst);
-		if (ret)
-			return ret;
-		WRITE_ONCE(m->recording, m->recording | bit);
-		return 0;
-	}
-	WRITE_ONCE(m->recording, m->recording & ~bit);
-	if (m->ops) {
-		if (!m->recording)
-			m->ops->disable(m);
-	} else {
-		/* The recorder is never freed: no need to wait for it. */
-		WARN_ON_ONCE(__kmark_probe_unregister(m, kmark_record_probe,
-						      inst));
-	}
-	return 0;
-}
-
-/* Stop recording @m in every instance. Under kmark_mutex. */
-void kmark_recording_off(struct kmark_marker *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < KMARK_MAX_INSTANCES; i++)
-		kmark_set_recording(m, &kmark_instances[i], false);
-}
-
 /**
- * kmark_dynamic_alloc_id - give a dynamic event (kprobe event) its id
- * @m:	the event
+ * kmark_dynamic_alloc_id - give an event made at run time its id
+ * @m:	the event (a kprobe event, a module's marker)
  *
  * Ids are given cyclically so that records of a deleted event are not
  * rendered as a newer one. The event is not in the namespace until
@@ -800,16 +814,23 @@ void kmark_dynamic_free_id(struct kmark_marker *m)
 	xa_erase(&kmark_ids, m->id);
 }
 
-/* Put @m (with its id) into kmark_markers, sorted by name; cannot fail. */
+static int kmark_marker_cmp(const struct kmark_marker *a,
+			    const struct kmark_marker *b)
+{
+	return strcmp(a->system, b->system) ?: strcmp(a->name, b->name);
+}
+
+/* Put @m into kmark_markers, sorted by system and name; cannot fail. */
 void kmark_dynamic_link(struct kmark_marker *m)
 {
 	struct kmark_marker *pos;
 
 	lockdep_assert_held(&kmark_mutex);
 	list_for_each_entry(pos, &kmark_markers, list)
-		if (strcmp(pos->name, m->name) > 0)
+		if (kmark_marker_cmp(pos, m) > 0)
 			break;
 	list_add_tail(&m->list, &pos->list);
+	kmark_pid_marker_added(m);
 }
 
 /* Take @m out of the namespace; the caller frees it after an RCU grace period. */
@@ -818,425 +839,6 @@ void kmark_dynamic_unlink(struct kmark_marker *m)
 	lockdep_assert_held(&kmark_mutex);
 	list_del(&m->list);
 	xa_erase(&kmark_ids, m->id);
-}
-
-/* --- set_event -------------------------------------------------------- */
-
-static bool kmark_glob_ok(const char *g)
-{
-	for (; *g; g++) {
-		if (*g == '[') {
-			const char *c = strchr(g + 1, ']');
-
-			if (!c || c == g + 1)
-				return false;
-			g = c;
-		} else if (*g == ']') {
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool kmark_name_matches(const char *pat, const char *name)
-{
-	const char *slash = strchr(name, '/');
-
-	if (glob_match(pat, name))
-		return true;
-	/* "kprobes/foo" may be written "foo". */
-	return slash && !strchr(pat, '/') && glob_match(pat, slash + 1);
-}
-
-/*
- * Does @tok ("NAME" or "MODULE:NAME", globs in both parts) name the event
- * @name of module @mod (NULL: vmlinux)?
- */
-static bool kmark_event_matches(const char *tok, const char *name,
-				const char *mod)
-{
-	const char *colon = strchr(tok, ':');
-	char modpat[MODULE_NAME_LEN];
-
-	if (colon) {
-		if (colon - tok >= sizeof(modpat))
-			return false;
-		memcpy(modpat, tok, colon - tok);
-		modpat[colon - tok] = '\0';
-		if (!glob_match(modpat, mod ?: "vmlinux"))
-			return false;
-		tok = colon + 1;
-	}
-	return kmark_name_matches(tok, name);
-}
-
-/*
- * A "MODULE:NAME" token whose module is not loaded (and is named without a
- * glob) waits for the module: the pending tokens, applied to the module's
- * markers when it loads, until "> set_event" or a '!' token that names
- * it ("!MODULE:NAME", "!MODULE:*", "!NAME", "!*"). Under kmark_mutex.
- */
-struct kmark_pending {
-	struct list_head list;
-	unsigned int inst;	/* the instance whose set_event has it */
-	char tok[];
-};
-
-static LIST_HEAD(kmark_pending);
-
-static bool kmark_pending_ok(const char *tok)
-{
-	const char *colon = strchr(tok, ':');
-	char mod[MODULE_NAME_LEN];
-	bool loaded;
-
-	if (!colon || colon == tok || colon - tok >= sizeof(mod) || !colon[1])
-		return false;
-	memcpy(mod, tok, colon - tok);
-	mod[colon - tok] = '\0';
-	if (strpbrk(mod, "*?[") || !strcmp(mod, "vmlinux"))
-		return false;
-#ifdef CONFIG_MODULES
-	rcu_read_lock_sched();
-	loaded = find_module(mod);
-	rcu_read_unlock_sched();
-#else
-	loaded = false;
-#endif
-	return !loaded;
-}
-
-/*
- * Whether set_event command @buf has a '!' token that drops pending token
- * @tok ("MODULE:NAME"): the same text, or one that names what @tok names
- * ("!MODULE:*", "!NAME", "!*"), as it would disable those markers.
- */
-static bool kmark_cmd_negates(const char *buf, const char *tok)
-{
-	char neg[KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
-	char mod[MODULE_NAME_LEN];
-	const char *colon = strchr(tok, ':');
-	const char *p = buf;
-	size_t n = strlen(tok);
-
-	if (!colon || colon - tok >= sizeof(mod))
-		return false;
-	memcpy(mod, tok, colon - tok);
-	mod[colon - tok] = '\0';
-	while (*p) {
-		const char *start;
-		size_t len;
-
-		while (*p && (isspace(*p) || *p == ','))
-			p++;
-		start = p;
-		while (*p && !isspace(*p) && *p != ',')
-			p++;
-		len = p - start;
-		if (len < 2 || *start != '!' || len > sizeof(neg))
-			continue;
-		memcpy(neg, start + 1, len - 1);
-		neg[len - 1] = '\0';
-		if ((len - 1 == n && !memcmp(neg, tok, n)) ||
-		    kmark_event_matches(neg, colon + 1, mod))
-			return true;
-	}
-	return false;
-}
-
-static struct kmark_pending *kmark_pending_find(unsigned int inst,
-						const char *tok)
-{
-	struct kmark_pending *p;
-
-	list_for_each_entry(p, &kmark_pending, list)
-		if (p->inst == inst && !strcmp(p->tok, tok))
-			return p;
-	return NULL;
-}
-
-/**
- * kmark_set_event_parse - apply a set_event command to an enable set
- * @buf:	the command: names, globs and !names, separated by white space
- *		or commas
- * @names:	the events
- * @mods:	their modules (NULL entries, or NULL: vmlinux)
- * @nr:		number of @names
- * @state:	in: which events are on; out: which are on after @buf
- * @named:	out, if not NULL: which events a name (not a glob) turned on
- * @pending:	out, if not NULL: "MODULE:NAME" tokens of modules not loaded
- * @err:	on failure, the message
- * @err_pos:	on failure, the offset in @buf of the token it is about
- *
- * Nothing is applied here: the caller applies @state only when the whole
- * command parsed, so a bad command never half-applies.
- *
- * Return: 0 or -EINVAL.
- */
-int kmark_set_event_parse(const char *buf, const char * const *names,
-			  const char * const *mods, unsigned int nr,
-			  bool *state, bool *named,
-			  struct kmark_pending_req *pending,
-			  const char **err, unsigned int *err_pos)
-{
-	const char *p = buf;
-	char tok[KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
-
-	while (*p) {
-		const char *start;
-		bool neg = false, glob, any = false;
-		size_t len;
-		unsigned int i;
-
-		while (*p && (isspace(*p) || *p == ','))
-			p++;
-		if (!*p)
-			break;
-		start = p;
-		while (*p && !isspace(*p) && *p != ',')
-			p++;
-		len = p - start;
-		*err_pos = start - buf;
-		if (*start == '!') {
-			neg = true;
-			start++;
-			len--;
-			if (!len) {
-				*err = "'!' must be followed by a marker name";
-				return -EINVAL;
-			}
-		}
-		if (len >= sizeof(tok) - 1) {
-			*err = "Name too long";
-			return -EINVAL;
-		}
-		memcpy(tok, start, len);
-		tok[len] = '\0';
-		glob = !!strpbrk(tok, "*?[");
-		if (glob && !kmark_glob_ok(tok)) {
-			*err = "Bad glob: unmatched '[' or ']'";
-			return -EINVAL;
-		}
-		for (i = 0; i < nr; i++) {
-			if (kmark_event_matches(tok, names[i],
-						mods ? mods[i] : NULL)) {
-				state[i] = !neg;
-				if (named)
-					named[i] = !neg && !glob;
-				any = true;
-			}
-		}
-		if (!any && pending && kmark_pending_ok(tok)) {
-			if (pending->nr == ARRAY_SIZE(pending->tok)) {
-				*err = "Too many events of unloaded modules in one write";
-				return -EINVAL;
-			}
-			strscpy(pending->tok[pending->nr], tok);
-			pending->neg[pending->nr++] = neg;
-			continue;
-		}
-		if (!any) {
-			*err = glob ? "No marker or event matches the glob" :
-			       strchr(tok, ':') ? "Unknown marker or event" :
-			       KMARK_ERR_UNKNOWN_PLAIN;
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/**
- * kmark_set_event_apply - run a set_event command
- * @inst:	the instance whose set_event it is
- * @buf:	the command (see kmark_set_event_parse())
- * @truncate:	start from "nothing enabled" (open with O_TRUNC)
- * @err:	on failure, the message
- * @err_pos:	on failure, the offset in @buf
- *
- * All or nothing, and only in @inst: the markers the command turns on are
- * turned on first;
- * if one fails, those turned on so far are turned off again, and nothing
- * else was touched. Only then are the others turned off, which cannot fail.
- *
- * Return: 0, -EINVAL for a bad command, or the error of enabling; on
- * error, no marker changed.
- */
-int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
-			  bool truncate, const char **err,
-			  unsigned int *err_pos)
-{
-	unsigned long bit = BIT(inst->idx);
-	struct kmark_pending *newp[KMARK_PENDING_MAX] = { };
-	struct kmark_pending *p, *tmp;
-	struct kmark_pending_req *req;
-	struct kmark_marker *m, **ms;
-	const char **names, **mods;
-	bool *state, *was, *named;
-	unsigned int nr = 0, i;
-	int ret;
-
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req) {
-		*err = "Out of memory";
-		*err_pos = 0;
-		return -ENOMEM;
-	}
-	mutex_lock(&kmark_mutex);
-	list_for_each_entry(m, &kmark_markers, list)
-		nr++;
-	ms = kcalloc(nr, sizeof(*ms), GFP_KERNEL);
-	names = kcalloc(nr, sizeof(*names), GFP_KERNEL);
-	mods = kcalloc(nr, sizeof(*mods), GFP_KERNEL);
-	state = kcalloc(nr, sizeof(*state), GFP_KERNEL);
-	was = kcalloc(nr, sizeof(*was), GFP_KERNEL);
-	named = kcalloc(nr, sizeof(*named), GFP_KERNEL);
-	ret = -ENOMEM;
-	*err = "Out of memory";
-	*err_pos = 0;
-	if (nr && (!ms || !names || !mods || !state || !was || !named))
-		goto out;
-	i = 0;
-	list_for_each_entry(m, &kmark_markers, list) {
-		ms[i] = m;
-		names[i] = m->name;
-		mods[i] = m->module;
-		was[i] = m->recording & bit;
-		state[i] = truncate ? false : was[i];
-		i++;
-	}
-	ret = kmark_set_event_parse(buf, names, mods, nr, state, named, req,
-				    err, err_pos);
-	if (ret)
-		goto out;
-	/* Room for the new pending tokens before anything changes. */
-	for (i = 0; i < req->nr; i++) {
-		size_t size = strlen(req->tok[i]) + 1;
-
-		if (req->neg[i] || kmark_pending_find(inst->idx, req->tok[i]))
-			continue;
-		newp[i] = kmalloc(struct_size(newp[i], tok, size), GFP_KERNEL);
-		if (!newp[i]) {
-			ret = -ENOMEM;
-			*err = "Out of memory";
-			*err_pos = 0;
-			goto out;
-		}
-		strscpy(newp[i]->tok, req->tok[i], size);
-		newp[i]->inst = inst->idx;
-	}
-	for (i = 0; i < nr; i++) {
-		if (!state[i] || was[i])
-			continue;
-		ret = kmark_set_recording(ms[i], inst, true);
-		if (ret == -ENODEV && !named[i]) {
-			/* A glob passes over an event whose code is gone. */
-			state[i] = false;
-			ret = 0;
-			continue;
-		}
-		if (ret) {
-			if (ret == -ENOMEM)
-				*err = "Out of memory";
-			else if (ret == -ENODEV)
-				*err = "The event's code is gone (an __init function after boot)";
-			else
-				*err = "Could not enable the event";
-			*err_pos = 0;
-			/* Only what this command turned on goes back off. */
-			while (i--)
-				if (state[i] && !was[i])
-					kmark_set_recording(ms[i], inst, false);
-			goto out;
-		}
-	}
-	for (i = 0; i < nr; i++)
-		if (!state[i] && was[i])
-			kmark_set_recording(ms[i], inst, false);
-	/*
-	 * The pending tokens: '>' drops the old ones, a '!' token those it
-	 * names (whether or not their module is loaded now), new ones join.
-	 */
-	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
-		if (p->inst != inst->idx)
-			continue;
-		if (truncate || kmark_cmd_negates(buf, p->tok)) {
-			list_del(&p->list);
-			kfree(p);
-		}
-	}
-	for (i = 0; i < req->nr; i++) {
-		if (newp[i])
-			list_add_tail(&newp[i]->list, &kmark_pending);
-		newp[i] = NULL;
-	}
-out:
-	mutex_unlock(&kmark_mutex);
-	for (i = 0; i < ARRAY_SIZE(newp); i++)
-		kfree(newp[i]);
-	kfree(req);
-	kfree(ms);
-	kfree(mods);
-	kfree(names);
-	kfree(state);
-	kfree(was);
-	kfree(named);
-	return ret;
-}
-
-/* set_event's read: the pending tokens, one a line. Under kmark_mutex. */
-void kmark_pending_show(struct kmark_instance *inst, struct seq_file *sf)
-{
-	struct kmark_pending *p;
-
-	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(p, &kmark_pending, list)
-		if (p->inst == inst->idx)
-			seq_printf(sf, "%s\n", p->tok);
-}
-
-/* Drop @inst's pending tokens (it is being removed). Under kmark_mutex. */
-void kmark_pending_drop(struct kmark_instance *inst)
-{
-	struct kmark_pending *p, *tmp;
-
-	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry_safe(p, tmp, &kmark_pending, list) {
-		if (p->inst == inst->idx) {
-			list_del(&p->list);
-			kfree(p);
-		}
-	}
-}
-
-/*
- * Enable @mod's markers that a pending token names, in the token's
- * instance (the module has just loaded); a failure is reported, the token
- * stays. Under kmark_mutex.
- */
-void kmark_pending_apply(const char *mod)
-{
-	struct kmark_pending *p;
-	struct kmark_marker *m;
-	size_t n = strlen(mod);
-	int ret;
-
-	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(p, &kmark_pending, list) {
-		struct kmark_instance *inst = &kmark_instances[p->inst];
-
-		if (strncmp(p->tok, mod, n) || p->tok[n] != ':')
-			continue;
-		list_for_each_entry(m, &kmark_markers, list) {
-			if (!m->module || strcmp(m->module, mod) ||
-			    (m->recording & BIT(inst->idx)) ||
-			    !kmark_event_matches(p->tok, m->name, m->module))
-				continue;
-			ret = kmark_set_recording(m, inst, true);
-			if (ret)
-				pr_warn("set_event %s: %s of module %s not enabled: %d\n",
-					p->tok, m->name, mod, ret);
-		}
-	}
 }
 
 /* --- boot ------------------------------------------------------------- */
@@ -1251,15 +853,15 @@ static int __init kmark_event_setup(char *str)
 __setup("kmark_event=", kmark_event_setup);
 
 /*
- * Order of an array of sites: by name, then by address, so that the site of
- * a name placed first in the image (link order) is the one whose format
- * the marker takes, on every boot and every load of a module.
+ * Order of an array of sites: by system and name, then by address, so that
+ * the site of a marker placed first in the image (link order) is the one
+ * whose format the marker takes, on every boot and every load of a module.
  */
 int kmark_site_cmp(const void *a, const void *b)
 {
 	const struct kmark_site *sa = *(const struct kmark_site **)a;
 	const struct kmark_site *sb = *(const struct kmark_site **)b;
-	int ret = strcmp(sa->name, sb->name);
+	int ret = strcmp(sa->system, sb->system) ?: strcmp(sa->name, sb->name);
 
 	if (ret)
 		return ret;
@@ -1277,13 +879,14 @@ static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&m->files);
+	m->system = sites[0]->system;
 	m->name = sites[0]->name;
-	m->event = m->name;
 	m->format = sites[0]->format;
 	m->layout = kmark_parse_format(m->format, &err, &err_pos);
 	if (IS_ERR(m->layout)) {
-		pr_err("marker %s: bad format \"%s\" at %u: %s; marker left out\n",
-		       m->name, m->format, err_pos, err);
+		pr_err("marker %s:%s: bad format \"%s\" at %u: %s; marker left out\n",
+		       m->system, m->name, m->format, err_pos, err);
 		kfree(m);
 		return 0;
 	}
@@ -1294,21 +897,22 @@ static int __init kmark_add_marker(struct kmark_site **sites, unsigned int n)
 		const char *why;
 
 		if (strcmp(sites[i]->format, m->format)) {
-			pr_err("marker %s: a site has format \"%s\" where the first has \"%s\"; that site stays off\n",
-			       m->name, sites[i]->format, m->format);
+			pr_err("marker %s:%s: a site has format \"%s\" where the first has \"%s\"; that site stays off\n",
+			       m->system, m->name, sites[i]->format, m->format);
 			continue;
 		}
 		why = kmark_layout_bind(m->layout, sites[i]);
 		if (why) {
-			pr_err("marker %s (%pS): %s; that site stays off\n",
-			       m->name, sites[i], why);
+			pr_err("marker %s:%s (%pS): %s; that site stays off\n",
+			       m->system, m->name, sites[i], why);
 			continue;
 		}
 		sites[i]->marker = m;
 		m->sites[kept++] = sites[i];
 	}
 	if (!kept) {
-		pr_err("marker %s: no usable site; marker left out\n", m->name);
+		pr_err("marker %s:%s: no usable site; marker left out\n",
+		       m->system, m->name);
 		kfree(m->sites);
 		kmark_free_layout(m->layout);
 		kfree(m);
@@ -1356,6 +960,7 @@ static int __init kmark_init(void)
 {
 	size_t n = __stop___kmark_sites - __start___kmark_sites;
 	struct kmark_site **sites;
+	struct kmark_marker *m;
 	unsigned int i, j;
 	int ret;
 
@@ -1363,18 +968,26 @@ static int __init kmark_init(void)
 	ret = kmark_instance_init(kmark_top_inst);
 	if (ret)
 		return ret;
-	kmark_top_inst->live = true;
 	sites = kmemdup(__start___kmark_sites, n * sizeof(*sites), GFP_KERNEL);
 	if (!sites && n)
 		return -ENOMEM;
 	sort(sites, n, sizeof(*sites), kmark_site_cmp, NULL);
 
 	mutex_lock(&kmark_mutex);
+	kmark_top_inst->live = true;
+	list_add(&kmark_top_inst->list, &kmark_instance_list);
 	for (i = 0; i < n && !ret; i = j) {
 		for (j = i + 1; j < n; j++)
-			if (strcmp(sites[i]->name, sites[j]->name))
+			if (strcmp(sites[i]->system, sites[j]->system) ||
+			    strcmp(sites[i]->name, sites[j]->name))
 				break;
 		ret = kmark_add_marker(sites + i, j - i);
+	}
+	/* The event files of the top instance (its directories come later). */
+	list_for_each_entry(m, &kmark_markers, list) {
+		kmark_pid_marker_added(m);
+		if (!ret)
+			ret = kmark_event_files_add(m);
 	}
 	mutex_unlock(&kmark_mutex);
 	kfree(sites);

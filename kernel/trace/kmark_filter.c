@@ -124,6 +124,7 @@ struct kmark_prog {
  * @nr_preds:	predicates in @preds
  * @nr_prog:	steps in @prog, postfix
  * @needs_hdr:	reads a common field (markers then build the header first)
+ * @needs_comm_id: reads common_comm_id (the header then looks the name up)
  * @preds:	the predicates
  * @prog:	the program
  * @text:	the filter as written, for reading back
@@ -133,6 +134,7 @@ struct kmark_filter {
 	unsigned int nr_preds;
 	unsigned int nr_prog;
 	bool needs_hdr;
+	bool needs_comm_id;
 	struct kmark_pred preds[KMARK_FILTER_MAX_PREDS];
 	struct kmark_prog prog[2 * KMARK_FILTER_MAX_PREDS];
 	char text[];
@@ -259,6 +261,11 @@ bool kmark_filter_needs_hdr(const struct kmark_filter *flt)
 	return flt->needs_hdr;
 }
 
+bool kmark_filter_needs_comm_id(const struct kmark_filter *flt)
+{
+	return flt->needs_comm_id;
+}
+
 /* --- parsing ------------------------------------------------------------- */
 
 struct kmark_fparse {
@@ -327,6 +334,8 @@ static bool kmark_fp_field(struct kmark_fparse *p, struct kmark_pred *pr,
 			pr->field = f;
 			pr->src = KMARK_FSRC_COMMON;
 			p->f->needs_hdr = true;
+			if (f->offset == offsetof(struct kmark_entry, comm_id))
+				p->f->needs_comm_id = true;
 			return true;
 		}
 	}
@@ -421,16 +430,22 @@ static bool kmark_fp_pred(struct kmark_fparse *p)
 
 static bool kmark_fp_or(struct kmark_fparse *p, int depth);
 
-/* ! FACTOR | ( OR ) | PRED */
+/*
+ * ! FACTOR | ( OR ) | PRED. A run of '!' is counted, not recursed into (as
+ * ftrace's predicate_parse() toggles its invert flag): a page of them costs
+ * one frame, and their parity decides. Only '(' nests, up to
+ * KMARK_FILTER_MAX_PREDS deep.
+ */
 static bool kmark_fp_factor(struct kmark_fparse *p, int depth)
 {
 	unsigned int open;
+	bool invert = false, ok;
 
 	kmark_fp_skip(p);
-	if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
+	while (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
+		invert = !invert;
 		p->pos++;
-		return kmark_fp_factor(p, depth) &&
-		       kmark_fp_emit(p, KMARK_PROG_NOT, 0);
+		kmark_fp_skip(p);
 	}
 	if (p->s[p->pos] == '(') {
 		open = p->pos++;
@@ -442,9 +457,11 @@ static bool kmark_fp_factor(struct kmark_fparse *p, int depth)
 		if (p->s[p->pos] != ')')
 			return kmark_fp_error(p, KMARK_FERR_TOO_MANY_OPEN, open);
 		p->pos++;
-		return true;
+		ok = true;
+	} else {
+		ok = kmark_fp_pred(p);
 	}
-	return kmark_fp_pred(p);
+	return ok && (!invert || kmark_fp_emit(p, KMARK_PROG_NOT, 0));
 }
 
 static bool kmark_fp_and(struct kmark_fparse *p, int depth)
@@ -488,9 +505,16 @@ void kmark_filter_free(struct kmark_filter *flt)
 	kfree(flt);
 }
 
-static void kmark_filter_free_rcu(struct rcu_head *rcu)
+static void __kmark_filter_free_rcu(struct rcu_head *rcu)
 {
 	kmark_filter_free(container_of(rcu, struct kmark_filter, rcu));
+}
+
+/* Free @flt (or nothing) once the recording path can no longer hold it. */
+void kmark_filter_free_rcu(struct kmark_filter *flt)
+{
+	if (flt)
+		call_rcu(&flt->rcu, __kmark_filter_free_rcu);
 }
 
 /**
@@ -535,20 +559,4 @@ struct kmark_filter *kmark_filter_compile(const struct kmark_layout *l,
 const char *kmark_filter_text(const struct kmark_filter *flt)
 {
 	return flt->text;
-}
-
-/*
- * Give @m the filter @flt (NULL: none) in instance @inst and free its old
- * one after a grace period. Under kmark_mutex.
- */
-void kmark_filter_set(struct kmark_marker *m, struct kmark_instance *inst,
-		      struct kmark_filter *flt)
-{
-	struct kmark_filter *old;
-
-	lockdep_assert_held(&kmark_mutex);
-	old = rcu_replace_pointer(m->filter[inst->idx], flt,
-				  lockdep_is_held(&kmark_mutex));
-	if (old)
-		call_rcu(&old->rcu, kmark_filter_free_rcu);
 }

@@ -114,11 +114,10 @@ struct kmark_dir {
 	struct dentry *d[KMARK_NR_FS];
 };
 
-/* Instances (struct kmark_instance): the top one and 7 made by users. */
-#define KMARK_MAX_INSTANCES	8
-#define KMARK_INSTANCE_NAME_MAX	32
+#define KMARK_INSTANCE_NAME_MAX	64	/* with the NUL */
 
 struct kmark_instance;
+struct kmark_event_file;
 
 struct kmark_probe {
 	kmark_probe_fn func;
@@ -132,15 +131,14 @@ struct kmark_probe_array {
 };
 
 struct kmark_marker;
-struct kmark_dir;
 struct kmark_filter;
 struct seq_file;
 struct dentry;
 
 /**
  * struct kmark_event_ops - what makes a dynamic event (a kprobe event)
- * @enable:	start recording (kmark_mutex held)
- * @disable:	stop recording (kmark_mutex held)
+ * @enable:	start firing (the first event file attached; kmark_mutex held)
+ * @disable:	stop firing (the last one detached; kmark_mutex held)
  * @show:	the rest of its available_markers line, after the name
  */
 struct kmark_event_ops {
@@ -150,51 +148,135 @@ struct kmark_event_ops {
 };
 
 /**
- * struct kmark_marker - all sites of one name, or one kprobe event
- * @list:	in kmark_markers, sorted by name
- * @name:	event name as users write it ("sched_switch", "kprobes/myopen")
- * @event:	name in trace lines (@name without its "GROUP/")
+ * struct kmark_marker - one event type: all sites of a marker, or one
+ *			 kprobe event, or trace_marker's event
+ * @list:	in kmark_markers, sorted by system then name; the markers of
+ *		a module that went are on kmark_module.c's kept list
+ * @system:	its system ("sched", a module's name, a kprobe's group)
+ * @name:	its name in that system, and in trace lines
  * @format:	printf-style format
  * @id:		non-zero id stored in each record (kmark_marker_by_id())
- * @sites:	static marker sites (empty for kprobe events)
+ * @sites:	static marker sites (empty for dynamic events)
  * @nr_sites:	number of @sites
  * @layout:	@format parsed
  * @probes:	attached probes; readers use RCU-sched, writers kmark_mutex
- * @recording:	the instances (bit kmark_instance.idx) whose recorder is
- *		attached (the marker is in their set_event)
+ * @files:	its event file in each instance (struct kmark_event_file,
+ *		mlist); changed under kmark_mutex, walked under RCU by the
+ *		kprobe handlers
+ * @nr_attached: event files that attached to it (dynamic events fire
+ *		while there is one)
  * @ops:	NULL for static markers; else how to enable the dynamic event
- * @edir:	its directory events/NAME/ in each instance (the top's has
- *		format, id and filter, the others' filter)
- * @filter:	its filter in each instance (events/NAME/filter) or NULL;
- *		RCU, set under kmark_mutex
  * @module:	the module whose kmark() sites brought it, or NULL (vmlinux,
  *		and dynamic events); its name, format and this are kmark's
  *		copies, kept after the module is gone (records still render)
+ * @gone:	its module went: out of the namespace, kept for its records
+ * @always_on:	records whenever tracing is on (trace_marker's event): not in
+ *		set_event, no enable file
  * @pid_field:	1 + the field that the pid filters also look at (next_pid
  *		of sched_switch, pid of sched_wakeup), or 0
  * @pid_field_only: that field alone decides (sched_wakeup: the woken task)
  *
- * Everything but @probes is written under kmark_mutex. @name, @event,
- * @format, @id and @layout do not change while the marker exists, so the
- * files of events/NAME/ read them without the mutex.
+ * Everything but @probes and @files' RCU readers is written under
+ * kmark_mutex. @system, @name, @format, @id and @layout do not change while
+ * the marker exists, so readers that hold an event file read them without
+ * the mutex. A marker is what a file, a filter or a probe refers to: never
+ * found again by its name once it left the namespace.
  */
 struct kmark_marker {
 	struct list_head list;
+	const char *system;
 	const char *name;
-	const char *event;
 	const char *format;
 	u16 id;
 	struct kmark_site **sites;
 	unsigned int nr_sites;
 	struct kmark_layout *layout;
 	struct kmark_probe_array __rcu *probes;
-	unsigned long recording;
+	struct list_head files;
+	unsigned int nr_attached;
 	const struct kmark_event_ops *ops;
-	struct kmark_dir *edir[KMARK_MAX_INSTANCES];
-	struct kmark_filter __rcu *filter[KMARK_MAX_INSTANCES];
 	const char *module;
+	bool gone;
+	bool always_on;
 	u8 pid_field;
 	bool pid_field_only;
+};
+
+/*
+ * An event file: an event in one instance (ftrace's trace_event_file).
+ * What set_event, events/SYS/NAME/{enable,filter,trigger} and the triggers
+ * act on; the recorder's probe data. Its flags follow ftrace's
+ * __ftrace_event_enable_disable():
+ *
+ *   ENABLED	    the recorder is attached to the marker (user-enabled, or
+ *		    in soft mode for triggers)
+ *   SOFT_MODE	    attached for triggers (enable_event:, or triggers of its
+ *		    own); sm_ref counts them
+ *   SOFT_DISABLED  attached but not recording (the user did not enable it,
+ *		    or a disable_event trigger fired)
+ *   TRIGGER_MODE   it has triggers; tm_ref counts them
+ *   FREED	    its event or instance is gone; its files refuse service
+ *
+ * The recorder records when ENABLED and not SOFT_DISABLED; it runs the
+ * triggers first when TRIGGER_MODE (whether or not it records).
+ */
+enum {
+	KMARK_EF_ENABLED_BIT,
+	KMARK_EF_SOFT_MODE_BIT,
+	KMARK_EF_SOFT_DISABLED_BIT,
+	KMARK_EF_TRIGGER_MODE_BIT,
+	KMARK_EF_FREED_BIT,
+};
+
+#define KMARK_EF_ENABLED	BIT(KMARK_EF_ENABLED_BIT)
+#define KMARK_EF_SOFT_MODE	BIT(KMARK_EF_SOFT_MODE_BIT)
+#define KMARK_EF_SOFT_DISABLED	BIT(KMARK_EF_SOFT_DISABLED_BIT)
+#define KMARK_EF_TRIGGER_MODE	BIT(KMARK_EF_TRIGGER_MODE_BIT)
+#define KMARK_EF_FREED		BIT(KMARK_EF_FREED_BIT)
+
+struct kmark_subsys;
+
+/* The files of events/SYS/NAME/, in the order of kmark_event_file.dents. */
+enum {
+	KMARK_EVF_ENABLE, KMARK_EVF_FILTER, KMARK_EVF_FORMAT, KMARK_EVF_ID,
+	KMARK_EVF_TRIGGER, KMARK_EVF_HIST, KMARK_NR_EVF,
+};
+
+/**
+ * struct kmark_event_file - an event in an instance
+ * @list:	in its instance's @files (kmark_mutex)
+ * @mlist:	in its marker's @files (kmark_mutex; RCU readers)
+ * @m:		the event
+ * @inst:	the instance
+ * @flags:	KMARK_EF_* (set under kmark_mutex, read anywhere)
+ * @sm_ref:	soft-mode references (kmark_mutex)
+ * @tm_ref:	trigger references (kmark_mutex)
+ * @filter:	its filter or NULL; RCU, set under kmark_mutex
+ * @triggers:	its triggers (struct kmark_trigger): RCU list, changed under
+ *		kmark_mutex
+ * @sys:	its events/SYS/ directory record
+ * @dir:	its events/SYS/NAME/ directory
+ * @dents:	the files in it, whose i_private points here until it goes
+ * @ref:	open files and kmark's own holds; freed at 0 (after RCU)
+ * @on_by_write: scratch of an enable write that may be undone (kmark_mutex)
+ * @rcu:	for freeing
+ */
+struct kmark_event_file {
+	struct list_head list;
+	struct list_head mlist;
+	struct kmark_marker *m;
+	struct kmark_instance *inst;
+	unsigned long flags;
+	int sm_ref;
+	int tm_ref;
+	struct kmark_filter __rcu *filter;
+	struct list_head triggers;
+	struct kmark_subsys *sys;
+	struct kmark_dir dir;
+	struct dentry *dents[KMARK_NR_EVF][KMARK_NR_FS];
+	refcount_t ref;
+	bool on_by_write;
+	struct rcu_head rcu;
 };
 
 /**
@@ -204,7 +286,7 @@ struct kmark_marker {
  * @preempt_count: preemption depth (low nibble), migrate-disable (high)
  * @pid:	current's pid (common_pid)
  * @comm_id:	current's comm as an id of kmark's table of task names
- *		(common_comm_id; 0: the table was full), so that every line
+ *		(common_comm_id; 0: none could be given), so that every line
  *		names its task as it was called then, through overwrite,
  *		exit and exec, in 4 bytes where the name takes 16
  *
@@ -221,22 +303,59 @@ struct kmark_entry {
 };
 
 /*
- * The task names of the records: each name once, for good (ids stay valid
- * as long as records may hold them). Written lock-free from any context,
- * NMI included; a slot's name is written before the slot is READY and
- * never changes after. Allocated with the first buffer, never freed.
+ * The task names of the records (kmark_record.c): a record holds an id,
+ * (era << KMARK_COMM_SLOT_BITS) | slot, where the table's slot holds the
+ * name. Written lock-free from any context, NMI included.
+ *
+ * The table cannot be exhausted: when the slots a name may take (a window
+ * of KMARK_COMM_PROBES from its hash) are all taken by names given in the
+ * current era, the era advances, and a slot whose name was last given in
+ * an earlier era may be taken over by a new name. A slot knows the eras its
+ * name was given in (first to last): an id renders its name while its slot
+ * still holds it, and "<...>" once a newer name took the slot, never
+ * another task's name. Within one era, the slots given in it do not
+ * change, which is what lets the recorder trust a per-CPU hint.
+ * saved_comms counts the names taken over ("recycled").
  */
-#define KMARK_COMM_IDS		4096	/* a power of 2 */
-#define KMARK_COMM_PROBES	32	/* slots looked at before giving up */
+#define KMARK_COMM_SLOT_BITS	12
+#define KMARK_COMM_IDS		(1U << KMARK_COMM_SLOT_BITS)	/* slots */
+#define KMARK_COMM_PROBES	64	/* slots a name may take */
+#define KMARK_COMM_ERA_BITS	15	/* eras 1 .. 2^15 - 1, then 1 again */
+#define KMARK_COMM_ERA_MASK	((1U << KMARK_COMM_ERA_BITS) - 1)
 
 enum { KMARK_COMM_FREE, KMARK_COMM_BUSY, KMARK_COMM_READY };
 
+/* A slot's tag: state (2 bits), first era (15), last era (15). */
+#define KMARK_COMM_TAG(st, first, last)				\
+	((u32)(st) | (u32)(first) << 2 | (u32)(last) << 17)
+#define KMARK_COMM_TAG_STATE(tag)	((tag) & 3)
+#define KMARK_COMM_TAG_FIRST(tag)	(((tag) >> 2) & KMARK_COMM_ERA_MASK)
+#define KMARK_COMM_TAG_LAST(tag)	((tag) >> 17)
+
 struct kmark_comm_slot {
 	unsigned long name[TASK_COMM_LEN / sizeof(unsigned long)];
-	u32 state;
+	u32 tag;
 };
 
-extern struct kmark_comm_slot *kmark_comms;
+/**
+ * struct kmark_comm_table - the task names of the records
+ * @era:	the current era, 1 to KMARK_COMM_ERA_MASK
+ * @seed:	the hash's seed, random: nobody can aim names at one window
+ * @missed:	lookups that found no slot even in a new era (records with
+ *		comm_id 0, shown as "<...>")
+ * @recycled:	names of earlier eras taken over by new ones
+ * @slots:	KMARK_COMM_IDS of them
+ */
+struct kmark_comm_table {
+	u32 era;
+	u32 seed;
+	atomic_long_t missed;
+	atomic_long_t recycled;
+	struct kmark_comm_slot slots[KMARK_COMM_IDS];
+};
+
+/* Allocated (under kmark_mutex) before the first buffer; never freed. */
+extern struct kmark_comm_table *kmark_comms;
 
 /*
  * Per CPU, the ids given last, one per bucket of tasks (by task_struct
@@ -251,13 +370,12 @@ static __always_inline unsigned int kmark_comm_hint_idx(void)
 }
 
 int kmark_comms_ensure(void);
-u32 kmark_comm_lookup(struct kmark_comm_slot *t, unsigned int nr,
-		      const char *comm);
-bool kmark_comm_slot_name(const struct kmark_comm_slot *t, unsigned int nr,
-			  u32 id, char *buf);
+void kmark_comm_table_init(struct kmark_comm_table *t, u32 seed);
+u32 kmark_comm_table_id(struct kmark_comm_table *t, const char *comm);
+bool kmark_comm_table_name(const struct kmark_comm_table *t, u32 id,
+			   char *buf);
 u32 kmark_comm_id_slow(const char *comm);
 bool kmark_comm_name(u32 id, char *buf);
-unsigned long kmark_comm_misses(void);
 
 /* Whether two names are the same, word by word (both zero-padded). */
 static __always_inline bool kmark_comm_eq(const unsigned long *a,
@@ -273,20 +391,21 @@ static __always_inline bool kmark_comm_eq(const unsigned long *a,
 
 /*
  * current's name as an id: the id this CPU gave last to a task of
- * current's bucket, if it is current's name (a task keeps its CPU, and its
- * name, between records; the tasks that switch on a CPU mostly fall in
- * buckets of their own); else a lookup in the table. The hint is only a
- * guess, checked against the table's slot, which never changes once
- * READY: contexts that nest on this CPU may replace it at any time, and
- * whatever id names current's name is right.
+ * current's bucket, if it is of the current era and its slot holds
+ * current's name (a task keeps its CPU, and its name, between records; the
+ * tasks that switch on a CPU mostly fall in buckets of their own); else a
+ * lookup in the table. The hint is only a guess: contexts that nest on this
+ * CPU may replace it at any time, and a slot given in the current era does
+ * not change until the era does.
  */
 static __always_inline u32 kmark_comm_of_current(void)
 {
-	const struct kmark_comm_slot *t = READ_ONCE(kmark_comms);
+	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
 	u32 id = __this_cpu_read(kmark_comm_hint[kmark_comm_hint_idx()]);
 
-	if (likely(t && id && id <= KMARK_COMM_IDS) &&
-	    kmark_comm_eq(t[id - 1].name, current->comm))
+	if (likely(t && (id >> KMARK_COMM_SLOT_BITS) == READ_ONCE(t->era)) &&
+	    kmark_comm_eq(t->slots[id & (KMARK_COMM_IDS - 1)].name,
+			  current->comm))
 		return id;
 	return kmark_comm_id_slow(current->comm);
 }
@@ -337,46 +456,10 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 void kmark_layout_finish(struct kmark_layout *l);
 void kmark_free_layout(struct kmark_layout *layout);
 int kmark_site_cmp(const void *a, const void *b);
-struct kmark_marker *kmark_find_marker(const char *name);
+struct kmark_marker *kmark_find_marker(const char *system, const char *name);
+struct kmark_marker *kmark_find_marker_any(const char *name);
 struct kmark_marker *kmark_marker_by_id(u16 id);
-struct kmark_marker *kmark_marker_by_name_rcu(const char *name);
 bool kmark_rcu_watching_kunit(void);
-/* "MODULE:NAME" tokens of set_event whose module is not loaded */
-#define KMARK_PENDING_MAX	8	/* such tokens in one write */
-
-struct kmark_pending_req {
-	char tok[KMARK_PENDING_MAX][KMARK_NAME_MAX + MODULE_NAME_LEN + 2];
-	bool neg[KMARK_PENDING_MAX];
-	unsigned int nr;
-};
-
-/* set_event: a plain name that names nothing (it may be a module's) */
-#define KMARK_ERR_UNKNOWN_PLAIN \
-	"Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
-
-int kmark_set_event_parse(const char *buf, const char * const *names,
-			  const char * const *mods, unsigned int nr,
-			  bool *state, bool *named,
-			  struct kmark_pending_req *pending,
-			  const char **err, unsigned int *err_pos);
-int kmark_set_recording(struct kmark_marker *m, struct kmark_instance *inst,
-			bool on);
-void kmark_recording_off(struct kmark_marker *m);
-void kmark_pending_show(struct kmark_instance *inst, struct seq_file *sf);
-void kmark_pending_drop(struct kmark_instance *inst);
-#ifdef CONFIG_MODULES
-struct kmark_marker *kmark_gone_marker(const char *name);
-unsigned int kmark_gone_count(const char *mod);
-/* kmark_module.c: a module's sites join or leave (the module notifier) */
-void kmark_module_coming(struct module *mod);
-void kmark_module_going(struct module *mod);
-#else
-static inline struct kmark_marker *kmark_gone_marker(const char *name)
-{
-	return NULL;
-}
-#endif
-void kmark_pending_apply(const char *mod);
 int kmark_dynamic_alloc_id(struct kmark_marker *m);
 void kmark_dynamic_free_id(struct kmark_marker *m);
 void kmark_dynamic_link(struct kmark_marker *m);
@@ -386,27 +469,63 @@ int __kmark_probe_register(struct kmark_marker *m, kmark_probe_fn probe,
 			   void *data);
 int __kmark_probe_unregister(struct kmark_marker *m, kmark_probe_fn probe,
 			     void *data);
+bool kmark_has_probe(struct kmark_marker *m, kmark_probe_fn probe, void *data);
+/* Hits dropped where RCU does not watch (any instance; never freed). */
+unsigned long kmark_unwatched_drops(int cpu);
+
+#ifdef CONFIG_MODULES
+/* kmark_module.c: a module's sites join or leave (the module notifier) */
+void kmark_module_coming(struct module *mod);
+void kmark_module_going(struct module *mod);
+bool kmark_gone_has_probe(const char *name, kmark_probe_fn probe,
+			  void *data, struct kmark_marker **mp);
+unsigned int kmark_gone_count(const char *mod);
+#else
+static inline bool kmark_gone_has_probe(const char *name, kmark_probe_fn probe,
+					void *data, struct kmark_marker **mp)
+{
+	return false;
+}
+#endif
 
 /*
  * An instance: one recording session with its own buffer, tracing_on,
- * set_event, filters, readers and error_log. Instance 0 is kmark's top
- * directory and always exists; the others are made and removed through
- * instances/new and instances/remove (kmark_fs.c).
+ * event files (set_event, enable, filters, triggers), pid filters, readers
+ * and error_log (ftrace's struct trace_array). The top one is kmark's own
+ * directory and always exists; the others are made with mkdir in
+ * instances/ of the tracefs copy, or with "echo NAME > instances/new".
  */
 
 struct kmark_cpu_stats;
 struct kmark_stats_base;
+struct kmark_pid_set;
+
+/* options/: one bit each in kmark_instance.options */
+enum {
+	KMARK_OPT_EVENT_FORK,	/* children of listed pids are listed */
+	KMARK_OPT_OVERWRITE,	/* a full buffer overwrites its oldest events */
+	KMARK_OPT_STACKTRACE,	/* a kernel stack after each event */
+	KMARK_NR_OPTS,
+};
+
+enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
 
 /**
  * struct kmark_instance - a recording session
- * @idx:	its slot, and its bit in kmark_marker.recording; 0: the top
- * @live:	made and not removed
+ * @list:	in kmark_instance_list (kmark_mutex), the top one first
+ * @live:	made and not being removed
+ * @ref:	open files that hold it (and kmark's own holds): removal is
+ *		refused while there are any; under kmark_mutex
  * @name:	its directory name under instances/ ("" for the top)
  * @buffer:	its ring buffer, allocated on first use, freed at removal
  * @tracing_on:	record or not (read locklessly on the recording path)
  * @buffer_kb:	per-CPU buffer size in KiB
+ * @clock:	index of its trace_clock (kmark_fs.c's table)
+ * @options:	KMARK_OPT_* bits
+ * @cpumask:	tracing_cpumask: the CPUs whose events it records
  * @stats:	per-CPU written/dropped counters (see kmark_record.c)
  * @stats_base:	where they stood at the last clear
+ * @unwatched_seen: [nr_cpu_ids] kmark_unwatched_drops() at the last clear
  * @readers:	open trace_pipe files (the batch is looked at only then)
  * @read_wq:	blocked trace_pipe readers
  * @read_delay_ms: settings of the batched wakeups
@@ -414,31 +533,38 @@ struct kmark_stats_base;
  * @batch:	KMARK_BATCH_* bits
  * @batch_timer: read_delay_ms after a batch's first event
  * @batch_work:	arms it from the recording path
- * @users:	open files that hold the instance (readers): removal is
- *		refused while there are any; under kmark_mutex
  * @read_mutex:	serialises consumers of @buffer and @dropped_seen
  * @dropped_seen: [nr_cpu_ids] drops already reported to readers
- * @dir:	its directory (the top: kmark_top)
+ * @files:	its event files (struct kmark_event_file, list)
+ * @systems:	its events/SYS/ directories (struct kmark_subsys)
+ * @pids:	set_event_pid, set_event_notrace_pid: RCU, NULL when empty
+ * @pid_overflow: children event-fork could not list (pid past the list)
+ * @dir:	its directory (the top: kmark's)
  * @events:	its events/ directory
- * @groups:	its events/GROUP/ directories
  * @err_mutex:	protects @errs and @nr_errs
  * @errs:	its error_log entries
  * @nr_errs:	how many
+ * @rcu:	freed after a grace period
  *
- * The slots are static and never freed, so the recording path may hold a
- * pointer to one (a probe's data) across the instance's removal, which
- * detaches its probes and waits for them before freeing @buffer.
- * Everything else is set under kmark_mutex.
+ * The recording path reaches an instance through an event file (a probe's
+ * data) under RCU-sched: removal detaches every probe and waits for a
+ * grace period before it frees anything. Everything else is set under
+ * kmark_mutex.
  */
 struct kmark_instance {
-	unsigned int idx;
+	struct list_head list;
 	bool live;
+	unsigned int ref;
 	char name[KMARK_INSTANCE_NAME_MAX];
 	struct trace_buffer *buffer;
 	bool tracing_on;
 	unsigned long buffer_kb;
+	unsigned int clock;
+	unsigned long options;
+	cpumask_var_t cpumask;
 	struct kmark_cpu_stats __percpu *stats;
 	struct kmark_stats_base __percpu *stats_base;
+	unsigned long *unwatched_seen;
 	atomic_t readers;
 	struct wait_queue_head read_wq;
 	unsigned int read_delay_ms;
@@ -446,36 +572,56 @@ struct kmark_instance {
 	unsigned long batch;
 	struct hrtimer batch_timer;
 	struct irq_work batch_work;
-	unsigned int users;
 	struct mutex read_mutex;	/* consumers of @buffer, @dropped_seen */
 	unsigned long *dropped_seen;
+	struct list_head files;
+	struct list_head systems;
+	struct kmark_pid_set __rcu *pids[KMARK_NR_PID_LISTS];
+	atomic_t pid_overflow;
 	struct kmark_dir dir;
 	struct kmark_dir events;
-	struct list_head groups;
 	struct mutex err_mutex;		/* @errs, @nr_errs */
 	struct list_head errs;
 	unsigned int nr_errs;
+	struct rcu_head rcu;
 };
 
-extern struct kmark_instance kmark_instances[KMARK_MAX_INSTANCES];
-#define kmark_top_inst	(&kmark_instances[0])
+extern struct kmark_instance kmark_top_instance;
+#define kmark_top_inst	(&kmark_top_instance)
+/* The live instances, the top one first; under kmark_mutex. */
+extern struct list_head kmark_instance_list;
+
+/* kmark_instance.c */
+extern spinlock_t kmark_ref_lock;
+void kmark_instances_init(void);
+int kmark_top_inst_create_files(void);
+int kmark_inst_hold(struct kmark_instance *inst);
+void kmark_inst_put(struct kmark_instance *inst);
+struct kmark_instance *kmark_inst_by_name(const char *name);
 
 /* kmark_record.c: the buffers, the recorder probe and its counters. */
 int kmark_instance_init(struct kmark_instance *inst);
 void kmark_instance_fini(struct kmark_instance *inst);
 int kmark_buffer_ensure(struct kmark_instance *inst);
 int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb);
-void kmark_buffer_clear(struct kmark_instance *inst);
+void kmark_buffer_clear(struct kmark_instance *inst, int only);
+int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
+			    int cpu);
+#define KMARK_BUFFER_KB_MAX	(1UL << 20)	/* 1 GiB per CPU */
+void kmark_comms_show_table(struct seq_file *m);
+int kmark_cmdlines_show(struct seq_file *m, void *v);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
 struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
 				  size_t size, bool from_hit,
 				  struct ring_buffer_event **evp);
 void kmark_discard(struct kmark_instance *inst,
 		   struct ring_buffer_event *event);
-int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
-		      const char *text, unsigned int len);
+int kmark_record_text(struct kmark_event_file *file, const char *text,
+		      unsigned int len);
 void kmark_commit(struct kmark_instance *inst);
-void kmark_count_drop(const struct kmark_marker *m);
+void kmark_count_unwatched(void);
+void kmark_set_comm_id(struct kmark_entry *e);
+
 /**
  * kmark_put_loc - point a string field at the text after a record's fixed part
  * @e:		the record
@@ -591,46 +737,114 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m);
 /* Writes are taken whole, at most a page: longer ones fail with E2BIG. */
 #define KMARK_ERR_TOO_LONG	"Write too long: at most 4095 bytes at once"
 
-/* kmark_fs.c: ftrace-style error_log; seq_file walk over kmark_markers. */
-void *kmark_markers_start(struct seq_file *m, loff_t *pos);
-void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
-void kmark_markers_stop(struct seq_file *m, void *v);
-void kmark_log_err(struct kmark_instance *inst, const char *cmd,
-		   unsigned int pos, const char *msg);
-void kmark_err_log_clear(struct kmark_instance *inst);
-int kmark_event_dir_create(struct kmark_marker *m);
-void kmark_event_dir_move(struct kmark_marker *from, struct kmark_marker *to);
-void kmark_event_dir_remove(struct kmark_marker *m);
-
+/* kmark_fs.c: both trees, error_log, the instance-wide settings. */
 extern struct kmark_dir kmark_top;
 int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
 		 struct kmark_dir *dir);
 int kmark_fs_file(const char *name, umode_t mode,
 		  const struct kmark_dir *parent, void *data,
 		  const struct file_operations *fops);
+int kmark_fs_file_d(const char *name, umode_t mode,
+		    const struct kmark_dir *parent, void *data,
+		    const struct file_operations *fops,
+		    struct dentry **dents);
+int kmark_fs_cpu_file(const char *name, umode_t mode,
+		      const struct kmark_dir *parent, void *data, int cpu,
+		      const struct file_operations *fops);
+int kmark_file_cpu(const struct inode *inode);
 void kmark_fs_remove(struct kmark_dir *dir);
-
-/* kmark_fs.c helpers for the other files' control files */
+void kmark_fs_forget(struct dentry **dents, unsigned int n);
+void kmark_log_err(struct kmark_instance *inst, const char *cmd,
+		   unsigned int pos, const char *msg);
+void kmark_err_log_clear(struct kmark_instance *inst);
 int kmark_open_check(void);
 int kmark_simple_open(struct inode *inode, struct file *file);
 char *kmark_get_cmd(struct kmark_instance *inst, const char __user *ubuf,
 		    size_t cnt);
+struct kmark_instance *kmark_inst_get(struct inode *inode);
+int kmark_inst_open(struct inode *inode, struct file *file);
+int kmark_inst_release(struct inode *inode, struct file *file);
+int kmark_inst_seq_release(struct inode *inode, struct file *file);
+ssize_t kmark_discard_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos);
+int kmark_fs_create_inst_settings(struct kmark_instance *inst);
+int kmark_set_clock(struct kmark_instance *inst, unsigned int clock);
+void kmark_set_buffer_clock(struct trace_buffer *b, unsigned int clock);
+void kmark_cpumask_apply(struct kmark_instance *inst,
+			 const struct cpumask *old);
+void kmark_saved_cmdline(pid_t pid, u32 comm_id);
+
+/* kmark_read.c: trace, trace_pipe, trace_pipe_raw, per_cpu/ */
+int kmark_read_create_files(struct kmark_instance *inst);
+
+/* kmark_events.c: event files, events/, set_event, available_events */
+struct kmark_event_file *kmark_event_file_get(struct inode *inode);
+void kmark_event_file_put(struct kmark_event_file *file);
+int kmark_event_enable(struct kmark_event_file *file, bool enable,
+		       bool soft);
+int kmark_event_files_add(struct kmark_marker *m);
+void kmark_event_files_remove(struct kmark_marker *m);
+int kmark_events_create_files(struct kmark_instance *inst);
+int kmark_events_create_inst_files(struct kmark_instance *inst);
+void kmark_events_remove_inst(struct kmark_instance *inst);
+struct kmark_event_file *kmark_find_file(struct kmark_instance *inst,
+					 const char *system,
+					 const char *name);
+bool kmark_event_recording(const struct kmark_marker *m,
+			   const struct kmark_instance *inst);
+bool kmark_marker_recording(const struct kmark_marker *m);
+void kmark_recording_off(struct kmark_marker *m);
+void *kmark_markers_start(struct seq_file *m, loff_t *pos);
+void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
+void kmark_markers_stop(struct seq_file *m, void *v);
+void kmark_events_create_top_files(void);
+void kmark_event_filter_set(struct kmark_event_file *file,
+			    struct kmark_filter *flt);
+
+/* set_event: a plain name that names nothing (it may be a module's) */
+#define KMARK_ERR_UNKNOWN_PLAIN \
+	"Unknown event (one of a module not loaded yet: MODULE:NAME)"
+/* "MODULE:NAME" tokens of set_event whose module is not loaded */
+#define KMARK_PENDING_MAX	8	/* such tokens in one write */
+#define KMARK_TOKEN_MAX		(KMARK_NAME_MAX + KMARK_NAME_MAX + 2)
+
+struct kmark_pending_req {
+	char tok[KMARK_PENDING_MAX][KMARK_TOKEN_MAX];
+	bool neg[KMARK_PENDING_MAX];
+	unsigned int nr;
+};
+
+int kmark_set_event_parse(const char *buf, const char * const *systems,
+			  const char * const *names, unsigned int nr,
+			  bool *state, bool *named,
+			  struct kmark_pending_req *pending,
+			  const char **err, unsigned int *err_pos);
+int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
+			  bool truncate, const char **err,
+			  unsigned int *err_pos);
+void kmark_pending_apply(const char *mod);
+void kmark_pending_drop(struct kmark_instance *inst);
 
 /* kmark_pid.c: set_event_pid, set_event_notrace_pid, options/event-fork */
 DECLARE_STATIC_KEY_FALSE(kmark_pid_filtering);
-bool __kmark_pid_filtered_out(const struct kmark_marker *m, const void *args);
-void kmark_pid_create_files(const struct kmark_dir *top);
-unsigned int kmark_pid_kunit_churn_cost(unsigned int cycles);
+bool __kmark_pid_filtered_out(const struct kmark_instance *inst,
+			      const struct kmark_marker *m, const void *args);
+int kmark_pid_create_files(struct kmark_instance *inst);
+void kmark_pid_inst_fini(struct kmark_instance *inst);
+int kmark_pid_event_fork(struct kmark_instance *inst, bool on);
+void kmark_pid_marker_added(struct kmark_marker *m);
+unsigned int kmark_pid_kunit_churn_errors(unsigned int cycles);
 
 /* Is @m's hit (@args: a marker's argument block, or NULL) unwanted? */
-static __always_inline bool kmark_pid_filtered_out(const struct kmark_marker *m,
-						   const void *args)
+static __always_inline bool
+kmark_pid_filtered_out(const struct kmark_instance *inst,
+		       const struct kmark_marker *m, const void *args)
 {
 	return static_branch_unlikely(&kmark_pid_filtering) &&
-	       __kmark_pid_filtered_out(m, args);
+	       __kmark_pid_filtered_out(inst, m, args);
 }
 
-/* kmark_filter.c: events/NAME/filter */
+/* kmark_filter.c: events/SYS/NAME/filter */
 struct kmark_filter *kmark_filter_compile(const struct kmark_layout *l,
 					  const char *text, const char **err,
 					  unsigned int *err_pos);
@@ -638,20 +852,18 @@ bool kmark_filter_match(const struct kmark_filter *flt,
 			const struct kmark_entry *hdr,
 			const void *rec, unsigned int len);
 bool kmark_filter_needs_hdr(const struct kmark_filter *flt);
+bool kmark_filter_needs_comm_id(const struct kmark_filter *flt);
 const char *kmark_filter_text(const struct kmark_filter *flt);
-void kmark_filter_set(struct kmark_marker *m, struct kmark_instance *inst,
-		      struct kmark_filter *flt);
 void kmark_filter_free(struct kmark_filter *flt);
+void kmark_filter_free_rcu(struct kmark_filter *flt);
 
 #ifdef CONFIG_KMARK_KPROBES
-void kmark_kprobe_create_files(const struct kmark_dir *dir);
+int kmark_kprobe_create_files(const struct kmark_dir *dir);
 #else
-static inline void kmark_kprobe_create_files(const struct kmark_dir *dir)
+static inline int kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
+	return 0;
 }
 #endif
-int kmark_set_event_apply(struct kmark_instance *inst, const char *buf,
-			  bool truncate, const char **err,
-			  unsigned int *err_pos);
 
 #endif /* _KMARK_INTERNAL_H */

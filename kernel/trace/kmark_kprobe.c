@@ -103,12 +103,14 @@ static const char * const kmark_kprobe_errs[] = {
 	[KMARK_KPE_MARKER_CLASH] = "A static marker has this name",
 	[KMARK_KPE_TOO_MANY_LINES] = "Too many commands in one write (at most 32)",
 	[KMARK_KPE_NO_IDS] = "No event id left (65535 kprobe events in use)",
-	[KMARK_KPE_LOCKED_DOWN] = "Kprobes are locked down (lockdown=confidentiality or integrity)",
+	[KMARK_KPE_LOCKED_DOWN] = "Kprobes are locked down (lockdown=confidentiality)",
 	[KMARK_KPE_SELF_PROBE] =
 		"kmark's recording path, the ring buffer and its clock cannot be probed",
+	[KMARK_KPE_RESERVED_ARG_NAME] =
+		"This argument name is reserved (a common field, or the probe's own)",
 };
 
-static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_SELF_PROBE + 1);
+static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_RESERVED_ARG_NAME + 1);
 
 const char *kmark_kprobe_err_text(int err)
 {
@@ -238,13 +240,14 @@ static unsigned int kmark_kprobe_first_arg(const struct kmark_kprobe *tk)
  * at its field's offset and size), then the strings, as the event's layout
  * and format file say.
  */
-/* One record of a hit into instance @inst; the values were fetched once. */
+/* One record of a hit into @file's instance; the values were fetched once. */
 static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
-					    struct kmark_instance *inst,
+					    struct kmark_event_file *file,
 					    const u64 *vals, const int *slen,
 					    size_t size, unsigned long ip,
 					    unsigned long func)
 {
+	struct kmark_instance *inst = file->inst;
 	const struct kmark_layout *l = tk->marker.layout;
 	unsigned int first = kmark_kprobe_first_arg(tk), i;
 	struct ring_buffer_event *event;
@@ -303,27 +306,49 @@ static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
 		}
 	}
 	/* Its filter reads the record: kprobe handlers run preempt-off. */
-	flt = rcu_dereference_sched(tk->marker.filter[inst->idx]);
-	if (unlikely(flt) && !kmark_filter_match(flt, e, e, size)) {
-		kmark_discard(inst, event);
-		return;
+	flt = rcu_dereference_sched(file->filter);
+	if (unlikely(flt)) {
+		if (kmark_filter_needs_comm_id(flt))
+			kmark_set_comm_id(e);
+		if (!kmark_filter_match(flt, e, e, size)) {
+			kmark_discard(inst, event);
+			return;
+		}
 	}
+	/* Kept: only now does its task's name go into the table. */
+	kmark_set_comm_id(e);
 	kmark_commit(inst);
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record_one);
 
-/* A hit: fetch the arguments once, record into each instance that wants it. */
+/* Whether @file records a hit now (the user enabled it, tracing is on). */
+static bool notrace kmark_kprobe_wants(const struct kmark_event_file *file)
+{
+	return (READ_ONCE(file->flags) &
+		(KMARK_EF_ENABLED | KMARK_EF_SOFT_DISABLED)) == KMARK_EF_ENABLED &&
+	       READ_ONCE(file->inst->tracing_on) &&
+	       !kmark_pid_filtered_out(file->inst, file->m, NULL);
+}
+NOKPROBE_SYMBOL(kmark_kprobe_wants);
+
+/*
+ * A hit: fetch the arguments once, record into each instance that wants
+ * it (the event's files, walked under RCU: the handler runs preempt-off).
+ */
 static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 					const struct kmark_fetch_ctx *c,
 					unsigned long ip, unsigned long func)
 {
-	unsigned long mask = READ_ONCE(tk->marker.recording);
+	struct kmark_event_file *file;
 	u64 vals[KMARK_KPROBE_MAX_ARGS];
 	int slen[KMARK_KPROBE_MAX_ARGS];
 	size_t size = tk->marker.layout->size;
+	bool any = false;
 	unsigned int i;
 
-	if (!mask || kmark_pid_filtered_out(&tk->marker, NULL))
+	list_for_each_entry_rcu(file, &tk->marker.files, mlist)
+		any |= kmark_kprobe_wants(file);
+	if (!any)
 		return;
 	for (i = 0; i < tk->nr_args; i++) {
 		const struct kmark_karg *a = &tk->args[i];
@@ -341,9 +366,10 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 					      a->bits / 8 : 0, &fault);
 		}
 	}
-	for_each_set_bit(i, &mask, KMARK_MAX_INSTANCES)
-		kmark_kprobe_record_one(tk, &kmark_instances[i], vals, slen,
-					size, ip, func);
+	list_for_each_entry_rcu(file, &tk->marker.files, mlist)
+		if (kmark_kprobe_wants(file))
+			kmark_kprobe_record_one(tk, file, vals, slen, size, ip,
+						func);
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record);
 
@@ -428,6 +454,7 @@ static void kmark_free_fetch(struct kmark_fetch *f)
 	while (f) {
 		struct kmark_fetch *b = f->base;
 
+		kfree(f->sym);
 		kfree(f);
 		f = b;
 	}
@@ -443,11 +470,8 @@ void kmark_kprobe_free(struct kmark_kprobe *tk)
 		kmark_free_fetch(tk->args[i].fetch);
 		kfree(tk->args[i].text);
 	}
-	/* Freed after a grace period: no handler sees its filter any more. */
-	for (i = 0; i < KMARK_MAX_INSTANCES; i++)
-		kmark_filter_free(rcu_dereference_protected(tk->marker.filter[i],
-							    1));
 	kmark_free_layout(tk->marker.layout);
+	kfree(tk->marker.system);
 	kfree(tk->marker.name);
 	kfree(tk->marker.format);
 	kfree(tk->symbol);
@@ -503,10 +527,11 @@ static int kmark_parse_addr(const char *s, size_t len, unsigned long *v)
 }
 
 /*
- * Code that a kmark kprobe's own handler runs: kmark's recording path
- * (marked NOKPROBE, so on the kprobe blacklist too), the ring buffer and
- * the clock it reads. A probe there would recurse into itself; kprobes
- * would only count it missed, so it is refused with its own message.
+ * Code that a kmark kprobe's own handler may run: kmark's own functions in
+ * the kernel (kmark_* and __kmark_*, its recording path among them), the
+ * ring buffer and the clock it reads. A probe there would recurse into
+ * itself; kprobes would only count it missed, so it is refused with its
+ * own message, before any other check of the symbol.
  */
 static bool kmark_kprobe_self(unsigned long addr)
 {
@@ -519,7 +544,8 @@ static bool kmark_kprobe_self(unsigned long addr)
 
 	if (lookup_symbol_name(addr, name))
 		return false;
-	if (within_kprobe_blacklist(addr) &&
+	/* All of kmark's own code, as ftrace refuses kernel/trace (notrace). */
+	if (!is_module_address(addr) &&
 	    (str_has_prefix(name, "kmark_") || str_has_prefix(name, "__kmark_")))
 		return true;
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -802,6 +828,13 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 				kmark_perr(ps, n, KMARK_KPE_BAD_MEM_ADDR);
 				goto fail;
 			}
+			/* Looked up again when its module comes back. */
+			f->sym = kstrdup(sym, GFP_KERNEL);
+			if (!f->sym) {
+				ps->err = KMARK_KPE_NOMEM;
+				goto fail;
+			}
+			f->sym_off = off;
 			f->param += off;
 		}
 	} else if (*s == '+' || *s == '-' || isdigit(*s)) {
@@ -877,6 +910,13 @@ static int kmark_parse_type(struct kmark_parse *ps, struct kmark_karg *a,
 	return kmark_perr(ps, t, KMARK_KPE_BAD_TYPE);
 }
 
+/* Names an argument cannot take: the common fields and the probe's own. */
+static const char * const kmark_reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_comm_id", "common_comm", "common_cpu", "cpu", "comm",
+	"__probe_ip", "__probe_func", "__probe_ret_ip",
+};
+
 /* One FETCHARGS word [s, e). */
 static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 			   const char *s, const char *e)
@@ -903,6 +943,10 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 	for (i = 0; i < tk->nr_args; i++)
 		if (!strcmp(tk->args[i].name, a->name))
 			return kmark_perr(ps, s, KMARK_KPE_DUP_ARG_NAME);
+	/* A field the record has anyway (trace_probe.c's reserved names). */
+	for (i = 0; i < ARRAY_SIZE(kmark_reserved_names); i++)
+		if (!strcmp(kmark_reserved_names[i], a->name))
+			return kmark_perr(ps, s, KMARK_KPE_RESERVED_ARG_NAME);
 
 	if (e - body > KMARK_KPROBE_ARG_MAX)
 		return kmark_perr(ps, body, KMARK_KPE_ARG_TOO_LONG);
@@ -1091,6 +1135,7 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	if (!tk)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&tk->marker.files);
 
 	if (*p != 'p' && *p != 'r') {
 		kmark_perr(&ps, p, KMARK_KPE_BAD_CMD);
@@ -1207,11 +1252,11 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 	/* A clone's name ("f.isra.0"), a module's ("a-b"): use '_'. */
 	strreplace(ebuf, '.', '_');
 	strreplace(ebuf, '-', '_');
-	tk->marker.name = kasprintf(GFP_KERNEL, "%s/%s", gbuf, ebuf);
+	tk->marker.system = kstrdup(gbuf, GFP_KERNEL);
+	tk->marker.name = kstrdup(ebuf, GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!tk->marker.name)
+	if (!tk->marker.system || !tk->marker.name)
 		goto fail;
-	tk->marker.event = strchr(tk->marker.name, '/') + 1;
 	tk->name_pos = name ? name - cmd : 0;
 	ret = kmark_kprobe_build_format(tk);
 	if (ret)
@@ -1339,30 +1384,67 @@ static bool kmark_is_kprobe(struct kmark_marker *m)
  * module's addresses are new), check what the definition assumed, and
  * register the probe, enabled if the event records.
  */
+/*
+ * The addresses of @tk's @SYM arguments, looked up again (a module's
+ * variables move with each load, as ftrace's trace_probe's do). Return:
+ * NULL, or the symbol that is gone.
+ */
+static const char *kmark_kprobe_resolve_args(struct kmark_kprobe *tk)
+{
+	unsigned int i;
+
+	for (i = 0; i < tk->nr_args; i++) {
+		struct kmark_fetch *f;
+
+		for (f = tk->args[i].fetch; f; f = f->base) {
+			unsigned long addr;
+
+			if (f->op != KMARK_F_MEM || !f->sym)
+				continue;
+			addr = kallsyms_lookup_name(f->sym);
+			if (!addr)
+				return f->sym;
+			f->param = addr + f->sym_off;
+		}
+	}
+	return NULL;
+}
+
 static void kmark_kprobe_arm(struct kmark_kprobe *tk, struct module *mod)
 {
 	char *full = kasprintf(GFP_KERNEL, "%s:%s", tk->module, tk->symbol);
+	const char *gone;
 	unsigned long addr;
 	int ret;
 
 	if (!full) {
-		pr_warn("kprobe event %s: out of memory; not armed\n",
-			tk->marker.name);
+		pr_warn("kprobe event %s/%s: out of memory; not armed\n",
+			tk->marker.system, tk->marker.name);
 		return;
 	}
 	addr = kallsyms_lookup_name(full);
+	gone = addr ? kmark_kprobe_resolve_args(tk) : NULL;
 	if (!addr) {
-		pr_warn("kprobe event %s: no %s in module %s; not armed\n",
-			tk->marker.name, tk->symbol, tk->module);
+		pr_warn("kprobe event %s/%s: no %s in module %s; not armed\n",
+			tk->marker.system, tk->marker.name, tk->symbol,
+			tk->module);
+	} else if (gone) {
+		pr_warn("kprobe event %s/%s: no @%s any more; not armed\n",
+			tk->marker.system, tk->marker.name, gone);
 	} else if (tk->at_entry && kprobe_on_func_entry(NULL, full, tk->offset)) {
-		pr_warn("kprobe event %s: %s+%lu is not the function's entry, where its $argN are; not armed\n",
-			tk->marker.name, full, tk->offset);
+		pr_warn("kprobe event %s/%s: %s+%lu is not the function's entry, where its $argN are; not armed\n",
+			tk->marker.system, tk->marker.name, full, tk->offset);
+	} else if (security_locked_down(LOCKDOWN_KPROBES)) {
+		/* As ftrace's __register_trace_kprobe(): at every registration. */
+		pr_warn("kprobe event %s/%s: kprobes are locked down; not armed\n",
+			tk->marker.system, tk->marker.name);
 	} else {
 		tk->addr = addr + tk->offset;
-		ret = kmark_kprobe_register(tk, tk->marker.recording);
+		ret = kmark_kprobe_register(tk, tk->marker.nr_attached);
 		if (ret)
-			pr_warn("kprobe event %s: cannot arm %s+%lu: %d\n",
-				tk->marker.name, full, tk->offset, ret);
+			pr_warn("kprobe event %s/%s: cannot arm %s+%lu: %d\n",
+				tk->marker.system, tk->marker.name, full,
+				tk->offset, ret);
 	}
 	kfree(full);
 }
@@ -1408,17 +1490,15 @@ static struct notifier_block kmark_kprobe_module_nb = {
 };
 #endif
 
-/* A static marker or event whose name is @event (without group)? */
-static struct kmark_marker *kmark_name_taken(const char *full, const char *event)
+/* The live event @system:@name, if any (a marker, or a kprobe event). */
+static struct kmark_marker *kmark_name_taken(const char *system,
+					     const char *name)
 {
 	struct kmark_marker *m;
 
-	list_for_each_entry(m, &kmark_markers, list) {
-		if (!strcmp(m->name, full))
+	list_for_each_entry(m, &kmark_markers, list)
+		if (!strcmp(m->system, system) && !strcmp(m->name, name))
 			return m;
-		if (!m->ops && !strcmp(m->name, event))
-			return m;
-	}
 	return NULL;
 }
 
@@ -1469,7 +1549,7 @@ static void kmark_kprobe_free_list(struct list_head *dead)
 static void kmark_kprobe_retire(struct kmark_kprobe *tk, struct list_head *dead)
 {
 	lockdep_assert_held(&kmark_mutex);
-	kmark_event_dir_remove(&tk->marker);
+	kmark_event_files_remove(&tk->marker);
 	kmark_dynamic_unlink(&tk->marker);
 	list_add_tail(&tk->marker.list, dead);
 }
@@ -1480,7 +1560,7 @@ static bool kmark_kprobe_any_busy(void)
 	struct kmark_marker *m;
 
 	list_for_each_entry(m, &kmark_markers, list)
-		if (kmark_is_kprobe(m) && m->recording)
+		if (kmark_is_kprobe(m) && kmark_marker_recording(m))
 			return true;
 	return false;
 }
@@ -1495,7 +1575,7 @@ static bool kmark_kprobe_any_busy(void)
 static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 			    int *err, unsigned int *pos)
 {
-	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES] = {};
+	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES] = {}, *heir;
 	unsigned int nadd = 0, nlines = 0, ids = 0, i, j;
 	struct kmark_marker *m, *n;
 	char *line, *next = buf;
@@ -1532,8 +1612,8 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 		}
 		if (line[0] == '-') {
 			struct kmark_marker *found = NULL;
-			char full[2 * KMARK_NAME_MAX];
-			const char *nm = line + 2;
+			char grp[KMARK_NAME_MAX];
+			const char *nm = line + 2, *slash;
 
 			if (line[1] != ':' || !*nm) {
 				*err = KMARK_KPE_NO_EVENT_NAME;
@@ -1541,13 +1621,17 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 				ret = -EINVAL;
 				goto undo;
 			}
-			if (strchr(nm, '/'))
-				strscpy(full, nm, sizeof(full));
-			else
-				snprintf(full, sizeof(full), KMARK_KPROBE_GROUP "/%s", nm);
+			slash = strchr(nm, '/');
+			if (slash && slash - nm < sizeof(grp)) {
+				memcpy(grp, nm, slash - nm);
+				grp[slash - nm] = '\0';
+				nm = slash + 1;
+			} else {
+				strscpy(grp, slash ? "" : KMARK_KPROBE_GROUP);
+			}
 			list_for_each_entry(m, &kmark_markers, list)
 				if (kmark_is_kprobe(m) && !to_tk(m)->doomed &&
-				    !strcmp(m->name, full))
+				    !strcmp(m->system, grp) && !strcmp(m->name, nm))
 					found = m;
 			*pos = 2;
 			if (!found) {
@@ -1555,7 +1639,7 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 				ret = -EINVAL;
 				goto undo;
 			}
-			if (found->recording) {
+			if (kmark_marker_recording(found)) {
 				*err = KMARK_KPE_EVENT_BUSY;
 				ret = -EBUSY;
 				goto undo;
@@ -1569,11 +1653,12 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 		{
 			struct kmark_kprobe *tk = add[nadd++];
 
-			m = kmark_name_taken(tk->marker.name, tk->marker.event);
+			m = kmark_name_taken(tk->marker.system, tk->marker.name);
 			if (m && kmark_is_kprobe(m) && to_tk(m)->doomed)
 				m = NULL;	/* deleted by this very write */
 			for (j = 0; !m && j + 1 < nadd; j++)
-				if (!strcmp(add[j]->marker.name, tk->marker.name))
+				if (!strcmp(add[j]->marker.system, tk->marker.system) &&
+				    !strcmp(add[j]->marker.name, tk->marker.name))
 					m = &add[j]->marker;
 			if (m) {
 				*err = m->ops ? KMARK_KPE_EVENT_EXISTS :
@@ -1615,17 +1700,17 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 		}
 	}
 	/*
-	 * events/NAME/: a new event that replaces a deleted one of the same
-	 * name takes its directory over at commit; the others get theirs
-	 * now, while failing still changes nothing.
+	 * Event files: a new event gets its own in every instance now, while
+	 * failing still changes nothing; one that replaces a deleted event of
+	 * the same name (same directory) gets them once that one is gone.
 	 */
 	for (i = 0; i < nadd; i++) {
-		m = kmark_name_taken(add[i]->marker.name, add[i]->marker.event);
+		m = kmark_name_taken(add[i]->marker.system, add[i]->marker.name);
 		if (m && kmark_is_kprobe(m) && to_tk(m)->doomed) {
 			to_tk(m)->heir = add[i];
 			continue;
 		}
-		ret = kmark_event_dir_create(&add[i]->marker);
+		ret = kmark_event_files_add(&add[i]->marker);
 		if (ret) {
 			*err = KMARK_KPE_NOMEM;
 			goto undo;
@@ -1635,9 +1720,11 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 	list_for_each_entry_safe(m, n, &kmark_markers, list) {
 		if (!kmark_is_kprobe(m) || !to_tk(m)->doomed)
 			continue;
-		if (to_tk(m)->heir)
-			kmark_event_dir_move(m, &to_tk(m)->heir->marker);
+		heir = to_tk(m)->heir;
 		kmark_kprobe_retire(to_tk(m), &dead);
+		if (heir && kmark_event_files_add(&heir->marker))
+			kmark_log_err(kmark_top_inst, buf, 0,
+				      "Out of memory: some events/SYS/NAME/ of the replaced event are missing");
 	}
 	for (i = 0; i < nadd; i++)
 		kmark_dynamic_link(&add[i]->marker);
@@ -1646,7 +1733,7 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 	return 0;
 undo:
 	for (i = 0; i < nadd; i++)
-		kmark_event_dir_remove(&add[i]->marker);
+		kmark_event_files_remove(&add[i]->marker);
 	for (i = 0; i < ids; i++)
 		kmark_dynamic_free_id(&add[i]->marker);
 	list_for_each_entry(m, &kmark_markers, list) {
@@ -1734,7 +1821,7 @@ static int kmark_kp_show(struct seq_file *m, void *v)
 	seq_putc(m, tk->is_return ? 'r' : 'p');
 	if (tk->is_return && tk->maxactive_set)
 		seq_printf(m, "%d", tk->rp.maxactive);
-	seq_printf(m, ":%s ", mk->name);
+	seq_printf(m, ":%s/%s ", mk->system, mk->name);
 	if (tk->symbol && tk->module)
 		seq_printf(m, "%s:%s+%lu", tk->module, tk->symbol, tk->offset);
 	else if (tk->symbol)
@@ -1764,7 +1851,7 @@ static int kmark_kp_profile_show(struct seq_file *m, void *v)
 	tk = to_tk(mk);
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(tk->nhit, cpu);
-	seq_printf(m, "  %-44s %15lu %15lu\n", mk->event, hits,
+	seq_printf(m, "  %-44s %15lu %15lu\n", mk->name, hits,
 		   tk->rp.kp.nmissed + (tk->is_return ? tk->rp.nmissed : 0));
 	return 0;
 }
@@ -1859,12 +1946,15 @@ static const struct file_operations kmark_kprobe_profile_fops = {
 	.release = seq_release,
 };
 
-void __init kmark_kprobe_create_files(const struct kmark_dir *dir)
+int __init kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
-	kmark_fs_file("kprobe_events", 0600, dir, NULL,
-		      &kmark_kprobe_events_fops);
-	kmark_fs_file("kprobe_profile", 0400, dir, NULL,
-		      &kmark_kprobe_profile_fops);
+	/* dynamic_events: the same, as only kprobe events are dynamic here. */
+	return kmark_fs_file("kprobe_events", 0600, dir, NULL,
+			     &kmark_kprobe_events_fops) ||
+	       kmark_fs_file("dynamic_events", 0600, dir, NULL,
+			     &kmark_kprobe_events_fops) ||
+	       kmark_fs_file("kprobe_profile", 0400, dir, NULL,
+			     &kmark_kprobe_profile_fops) ? -ENOMEM : 0;
 }
 
 /* --- kmark_kprobe= ------------------------------------------------------------------ */

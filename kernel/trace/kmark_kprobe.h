@@ -75,6 +75,7 @@ enum {
 	KMARK_KPE_NO_IDS,
 	KMARK_KPE_LOCKED_DOWN,
 	KMARK_KPE_SELF_PROBE,
+	KMARK_KPE_RESERVED_ARG_NAME,
 };
 
 enum kmark_fetch_op {
@@ -90,6 +91,8 @@ struct kmark_fetch {
 	u8 op;
 	u8 slot;
 	unsigned long param;
+	char *sym;		/* MEM of @SYM: looked up again at arming */
+	long sym_off;
 	struct kmark_fetch *base;
 };
 

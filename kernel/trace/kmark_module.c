@@ -11,10 +11,11 @@
  * Tokens of set_event that named the module before it loaded are applied.
  *
  * When the module goes, its sites leave their markers. A marker it brought
- * that has no site left is taken out of the namespace and its recorder
- * detached, but kept, with kmark's copies of its name, format and layout,
- * so that its records still in the buffer render as they were; loaded
- * again with the same marker, the module gets it back (same id).
+ * is taken out of the namespace with its event files (recording stops,
+ * its events/ directories go), but kept, with kmark's copies of its name,
+ * format and layout, so that its records still in the buffer render as
+ * they were; loaded again with the same marker and format, the module gets
+ * it back (same id). One is kept per format.
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
@@ -27,12 +28,19 @@
 /* Markers of unloaded modules, kept for their records; under kmark_mutex. */
 static LIST_HEAD(kmark_gone);
 
-/* Can @site be one of @m's? NULL, or why not. */
-static const char *kmark_site_fits(struct kmark_marker *m,
+/*
+ * Can @site be one of @m's (a live marker of its system and name)? NULL,
+ * or why not. A module's site joins a marker of the kernel's or of its own
+ * module, never another module's: a marker goes with the module that
+ * brought it.
+ */
+static const char *kmark_site_fits(struct kmark_marker *m, struct module *mod,
 				   const struct kmark_site *site)
 {
-	if (m->ops)
-		return "a kprobe event has that name";
+	if (m->ops || m->always_on)
+		return "a dynamic event has that name";
+	if (m->module && strcmp(m->module, mod->name))
+		return "another module's marker has that name";
 	if (strcmp(site->format, m->format))
 		return "its format is not the marker's";
 	return kmark_layout_bind(m->layout, site);
@@ -65,6 +73,7 @@ static int kmark_marker_add_sites(struct kmark_marker *m,
 static void kmark_module_marker_free(struct kmark_marker *m)
 {
 	kmark_free_layout(m->layout);
+	kfree(m->system);
 	kfree(m->name);
 	kfree(m->format);
 	kfree(m->module);
@@ -82,16 +91,17 @@ static struct kmark_marker *kmark_module_marker_new(struct module *mod,
 
 	if (!m)
 		return NULL;
+	INIT_LIST_HEAD(&m->files);
+	m->system = kstrdup(site->system, GFP_KERNEL);
 	m->name = kstrdup(site->name, GFP_KERNEL);
 	m->format = kstrdup(site->format, GFP_KERNEL);
 	m->module = kstrdup(mod->name, GFP_KERNEL);
-	if (!m->name || !m->format || !m->module)
+	if (!m->system || !m->name || !m->format || !m->module)
 		goto nomem;
-	m->event = m->name;
 	m->layout = kmark_parse_format(m->format, &err, &pos);
 	if (IS_ERR(m->layout)) {
-		pr_err("marker %s of module %s: bad format \"%s\" at %u: %s; marker left out\n",
-		       m->name, mod->name, m->format, pos, err);
+		pr_err("marker %s:%s of module %s: bad format \"%s\" at %u: %s; marker left out\n",
+		       m->system, m->name, mod->name, m->format, pos, err);
 		m->layout = NULL;
 		kmark_module_marker_free(m);
 		return ERR_PTR(-EINVAL);
@@ -102,47 +112,58 @@ nomem:
 	return NULL;
 }
 
-/* A kept marker of @mod's named @name, or NULL. */
-static struct kmark_marker *kmark_gone_find(const char *mod, const char *name)
+/*
+ * A kept marker of @mod's like @site (system, name and format), or NULL:
+ * one per format, so that loading and unloading a module whose marker
+ * changed its format does not keep a marker more each time.
+ */
+static struct kmark_marker *kmark_gone_find(const char *mod,
+					    const struct kmark_site *site)
 {
 	struct kmark_marker *m;
 
 	list_for_each_entry(m, &kmark_gone, list)
-		if (!strcmp(m->module, mod) && !strcmp(m->name, name))
+		if (!strcmp(m->module, mod) &&
+		    !strcmp(m->system, site->system) &&
+		    !strcmp(m->name, site->name) &&
+		    !strcmp(m->format, site->format))
 			return m;
 	return NULL;
 }
 
-/* The sites of @mod named like sites[0] (@n of them). Under kmark_mutex. */
+/* The sites of @mod of sites[0]'s marker (@n of them). Under kmark_mutex. */
 static void kmark_module_add_group(struct module *mod,
 				   struct kmark_site **sites, unsigned int n)
 {
-	struct kmark_marker *m = kmark_find_marker(sites[0]->name);
+	struct kmark_marker *m = kmark_find_marker(sites[0]->system,
+						   sites[0]->name);
 	struct kmark_marker *gone = NULL;
 	bool fresh = false;
 	unsigned int i, kept = 0;
 	const char *why;
 
 	if (!m) {
-		gone = kmark_gone_find(mod->name, sites[0]->name);
-		if (gone && !strcmp(gone->format, sites[0]->format)) {
+		gone = kmark_gone_find(mod->name, sites[0]);
+		if (gone) {
 			m = gone;
 		} else {
 			m = kmark_module_marker_new(mod, sites[0]);
 			if (IS_ERR_OR_NULL(m)) {
 				if (!m)
-					pr_err("marker %s of module %s: out of memory; its sites stay off\n",
-					       sites[0]->name, mod->name);
+					pr_err("marker %s:%s of module %s: out of memory; its sites stay off\n",
+					       sites[0]->system, sites[0]->name,
+					       mod->name);
 				return;
 			}
 			fresh = true;
 		}
 	}
 	for (i = 0; i < n; i++) {
-		why = kmark_site_fits(m, sites[i]);
+		why = kmark_site_fits(m, mod, sites[i]);
 		if (why) {
-			pr_err("marker %s of module %s (%pS): %s; that site stays off\n",
-			       sites[i]->name, mod->name, sites[i], why);
+			pr_err("marker %s:%s of module %s (%pS): %s; that site stays off\n",
+			       sites[i]->system, sites[i]->name, mod->name,
+			       sites[i], why);
 			continue;
 		}
 		sites[kept++] = sites[i];
@@ -159,17 +180,22 @@ static void kmark_module_add_group(struct module *mod,
 	if (fresh || m == gone) {
 		if (m == gone)
 			list_del(&m->list);
+		m->gone = false;
 		kmark_dynamic_link(m);
-		if (kmark_event_dir_create(m))
-			pr_warn("no events/%s/: out of memory\n", m->name);
+		if (kmark_event_files_add(m))
+			pr_warn("no events/%s/%s/: out of memory\n", m->system,
+				m->name);
 	}
 	return;
 nomem_id:
-	if (fresh)
+	if (fresh) {
 		kmark_dynamic_free_id(m);
+		/* Renderers may have found it by its id: wait for them. */
+		synchronize_rcu();
+	}
 nomem:
-	pr_err("marker %s of module %s: out of memory; its sites stay off\n",
-	       sites[0]->name, mod->name);
+	pr_err("marker %s:%s of module %s: out of memory; its sites stay off\n",
+	       sites[0]->system, sites[0]->name, mod->name);
 unused:
 	if (fresh)
 		kmark_module_marker_free(m);
@@ -193,7 +219,8 @@ void kmark_module_coming(struct module *mod)
 	mutex_lock(&kmark_mutex);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n; j++)
-			if (strcmp(sites[i]->name, sites[j]->name))
+			if (strcmp(sites[i]->system, sites[j]->system) ||
+			    strcmp(sites[i]->name, sites[j]->name))
 				break;
 		kmark_module_add_group(mod, sites + i, j - i);
 	}
@@ -211,7 +238,7 @@ void kmark_module_going(struct module *mod)
 		return;
 	mutex_lock(&kmark_mutex);
 	list_for_each_entry_safe(m, tmp, &kmark_markers, list) {
-		if (m->ops)
+		if (m->ops || m->always_on)
 			continue;
 		for (i = 0, kept = 0; i < m->nr_sites; i++) {
 			struct kmark_site *site = m->sites[i];
@@ -224,14 +251,17 @@ void kmark_module_going(struct module *mod)
 				static_branch_disable(&site->key);
 		}
 		m->nr_sites = kept;
-		if (kept || !m->module || strcmp(m->module, mod->name))
+		if (!m->module || strcmp(m->module, mod->name))
 			continue;
-		/* Its last site is gone: out of the namespace, kept. */
-		kmark_recording_off(m);
-		for (i = 0; i < KMARK_MAX_INSTANCES; i++)	/* as ftrace's */
-			kmark_filter_set(m, &kmark_instances[i], NULL);
-		kmark_event_dir_remove(m);
+		/*
+		 * The module's own marker (only its sites join it): out of the
+		 * namespace with its event files, kept for its records.
+		 */
+		WARN_ON_ONCE(kept);
+		m->nr_sites = 0;
+		kmark_event_files_remove(m);
 		list_del(&m->list);
+		m->gone = true;
 		list_add_tail(&m->list, &kmark_gone);
 	}
 	mutex_unlock(&kmark_mutex);
@@ -239,16 +269,24 @@ void kmark_module_going(struct module *mod)
 	synchronize_rcu();
 }
 
-/* A kept marker named @name (of any module), or NULL. Under kmark_mutex. */
-struct kmark_marker *kmark_gone_marker(const char *name)
+/*
+ * Whether a kept marker named @name has @probe with @data (an in-kernel user that did
+ * not unregister before the module went); it is returned in @mp. Under
+ * kmark_mutex.
+ */
+bool kmark_gone_has_probe(const char *name, kmark_probe_fn probe, void *data,
+			  struct kmark_marker **mp)
 {
 	struct kmark_marker *m;
 
 	lockdep_assert_held(&kmark_mutex);
-	list_for_each_entry(m, &kmark_gone, list)
-		if (!strcmp(m->name, name))
-			return m;
-	return NULL;
+	list_for_each_entry(m, &kmark_gone, list) {
+		if (!strcmp(m->name, name) && kmark_has_probe(m, probe, data)) {
+			*mp = m;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* How many markers of module @mod are kept for their records (KUnit). */

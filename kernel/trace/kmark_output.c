@@ -214,7 +214,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	m = kmark_marker_by_id(e->type);
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
-		       cpu, ctx, (unsigned long)usecs, rem, m ? m->event : "?");
+		       cpu, ctx, (unsigned long)usecs, rem, m ? m->name : "?");
 	if (m)
 		kmark_print_fields(s, m->layout, e, len);
 	else
@@ -376,7 +376,7 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m)
 	const struct kmark_layout *l = m->layout;
 	unsigned int i, done = 0, last = 0;
 
-	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", m->event, m->id);
+	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", m->name, m->id);
 	for (i = 0; i < kmark_nr_common_fields; i++)
 		kmark_print_field_def(s, &kmark_common_fields[i]);
 	seq_buf_putc(s, '\n');

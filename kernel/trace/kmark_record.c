@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmark: the recorder. kmark_record_probe() is the probe set_event attaches
- * to markers, once per instance that records them (its data is the
+ * kmark: the recorder. kmark_record_probe() is the probe an event file
+ * attaches to its marker (its data is the event file: an event in one
  * instance); it writes one record per hit into the instance's buffer, the
- * kernel's per-CPU ring buffer (kernel/trace/ring_buffer.c) in overwrite
- * mode.
+ * kernel's per-CPU ring buffer (kernel/trace/ring_buffer.c), in overwrite
+ * mode unless options/overwrite is 0.
  *
  * Accounting, per instance and CPU, so that no loss is silent:
  *   written  hits recorded or attempted while tracing_on (our counter)
  *   dropped  hits that got no room: reserve failed (buffer being resized,
- *            event too big, nested too deep)
+ *            event too big, nested too deep), or that came where RCU does
+ *            not watch (counted once for all instances, shown in each)
  *   overrun  records overwritten before a reader got them (ring buffer)
  *   read     records consumed through trace_pipe (ring buffer)
  * Once the buffer is drained: written = read + overrun + dropped. Readers
@@ -52,27 +53,26 @@ struct kmark_stats_base {
 	unsigned long dropped;
 };
 
-/* The instances' slots; never freed (see struct kmark_instance). */
-struct kmark_instance kmark_instances[KMARK_MAX_INSTANCES];
-
 unsigned long kmark_written(struct kmark_instance *inst, int cpu)
 {
 	return local_read(&per_cpu_ptr(inst->stats, cpu)->written) -
-	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->written);
+	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->written) +
+	       kmark_unwatched_drops(cpu) - READ_ONCE(inst->unwatched_seen[cpu]);
 }
 
 unsigned long kmark_dropped(struct kmark_instance *inst, int cpu)
 {
 	return local_read(&per_cpu_ptr(inst->stats, cpu)->dropped) -
-	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->dropped);
+	       READ_ONCE(per_cpu_ptr(inst->stats_base, cpu)->dropped) +
+	       kmark_unwatched_drops(cpu) - READ_ONCE(inst->unwatched_seen[cpu]);
 }
 
 static enum hrtimer_restart kmark_batch_timeout(struct hrtimer *t);
 static void kmark_batch_irq_work(struct irq_work *w);
 
 /**
- * kmark_instance_init - make an instance's slot ready (not its buffer)
- * @inst:	the slot; its idx and name are set
+ * kmark_instance_init - make an instance ready (not its buffer)
+ * @inst:	the instance, zeroed; its name is set
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
@@ -86,23 +86,29 @@ int kmark_instance_init(struct kmark_instance *inst)
 	inst->stats_base = alloc_percpu(struct kmark_stats_base);
 	inst->dropped_seen = kcalloc(nr_cpu_ids, sizeof(*inst->dropped_seen),
 				     GFP_KERNEL);
-	if (!inst->stats || !inst->stats_base || !inst->dropped_seen) {
+	inst->unwatched_seen = kcalloc(nr_cpu_ids,
+				       sizeof(*inst->unwatched_seen),
+				       GFP_KERNEL);
+	if (!inst->stats || !inst->stats_base || !inst->dropped_seen ||
+	    !inst->unwatched_seen ||
+	    !zalloc_cpumask_var(&inst->cpumask, GFP_KERNEL)) {
 		kmark_instance_fini(inst);
 		return -ENOMEM;
 	}
+	cpumask_setall(inst->cpumask);
 	inst->tracing_on = true;
 	inst->buffer_kb = 1408;		/* ftrace's default */
 	inst->read_delay_ms = 50;
 	inst->buffer_percent = 50;
-	inst->batch = 0;
-	inst->users = 0;
+	inst->options = BIT(KMARK_OPT_OVERWRITE);
 	atomic_set(&inst->readers, 0);
+	atomic_set(&inst->pid_overflow, 0);
 	init_waitqueue_head(&inst->read_wq);
 	mutex_init(&inst->read_mutex);
 	mutex_init(&inst->err_mutex);
 	INIT_LIST_HEAD(&inst->errs);
-	INIT_LIST_HEAD(&inst->groups);
-	inst->nr_errs = 0;
+	INIT_LIST_HEAD(&inst->files);
+	INIT_LIST_HEAD(&inst->systems);
 	return 0;
 }
 
@@ -126,136 +132,270 @@ void kmark_instance_fini(struct kmark_instance *inst)
 	free_percpu(inst->stats);
 	free_percpu(inst->stats_base);
 	kfree(inst->dropped_seen);
+	kfree(inst->unwatched_seen);
+	free_cpumask_var(inst->cpumask);
 	inst->stats = NULL;
 	inst->stats_base = NULL;
 	inst->dropped_seen = NULL;
+	inst->unwatched_seen = NULL;
 }
 
 /* --- task names: the table behind struct kmark_entry's comm_id --------- */
 
 /* Allocated (under kmark_mutex) before the first buffer; never freed. */
-struct kmark_comm_slot *kmark_comms __read_mostly;
+struct kmark_comm_table *kmark_comms __read_mostly;
 /* Ids this CPU gave last: guesses, see kmark_comm_of_current(). */
 DEFINE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
-/* Lookups that found no slot: records (or a filter's header) with comm_id 0. */
-static atomic_long_t kmark_comm_missed;
+
+void kmark_comm_table_init(struct kmark_comm_table *t, u32 seed)
+{
+	memset(t, 0, sizeof(*t));
+	t->era = 1;
+	t->seed = seed;
+}
 
 int kmark_comms_ensure(void)
 {
-	struct kmark_comm_slot *t;
+	struct kmark_comm_table *t;
 
-	BUILD_BUG_ON(!is_power_of_2(KMARK_COMM_IDS));
 	BUILD_BUG_ON(TASK_COMM_LEN % sizeof(unsigned long));
+	BUILD_BUG_ON(KMARK_COMM_SLOT_BITS + KMARK_COMM_ERA_BITS > 32);
 	lockdep_assert_held(&kmark_mutex);
 	if (kmark_comms)
 		return 0;
-	t = vzalloc(array_size(KMARK_COMM_IDS, sizeof(*t)));
+	t = vmalloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	kmark_comm_table_init(t, get_random_u32());
 	/* Pairs with READ_ONCE() in the recorder (an address dependency). */
 	smp_store_release(&kmark_comms, t);
 	return 0;
 }
 
+/* Whether era @era is one of @tag's (first to last, modulo the wrap). */
+static bool kmark_comm_era_in(u32 tag, u32 era)
+{
+	u32 first = KMARK_COMM_TAG_FIRST(tag), last = KMARK_COMM_TAG_LAST(tag);
+
+	return ((era - first) & KMARK_COMM_ERA_MASK) <=
+	       ((last - first) & KMARK_COMM_ERA_MASK);
+}
+
+static u32 kmark_comm_next_era(u32 era)
+{
+	era = (era + 1) & KMARK_COMM_ERA_MASK;
+	return era ?: 1;
+}
+
+/* One pass over @comm's window in era @era: its id, or 0 if no room. */
+static u32 notrace kmark_comm_try(struct kmark_comm_table *t, u32 era,
+				  const unsigned long *name, u32 h)
+{
+	struct kmark_comm_slot *slot, *take = NULL;
+	u32 i, idx, tag, take_tag = 0;
+
+	for (i = 0; i < KMARK_COMM_PROBES; i++) {
+		idx = (h + i) & (KMARK_COMM_IDS - 1);
+		slot = &t->slots[idx];
+again:
+		/* READY: the name is there (pairs with the release below). */
+		tag = smp_load_acquire(&slot->tag);
+		switch (KMARK_COMM_TAG_STATE(tag)) {
+		case KMARK_COMM_READY:
+			if (kmark_comm_eq(slot->name, (const char *)name)) {
+				u32 want = KMARK_COMM_TAG(KMARK_COMM_READY,
+							  KMARK_COMM_TAG_FIRST(tag),
+							  era);
+
+				/* Its name again: the slot's eras grow. */
+				if (KMARK_COMM_TAG_LAST(tag) != era &&
+				    cmpxchg(&slot->tag, tag, want) != tag)
+					goto again;
+				return era << KMARK_COMM_SLOT_BITS | idx;
+			}
+			/* A name of an earlier era may be taken over. */
+			if (!take && KMARK_COMM_TAG_LAST(tag) != era) {
+				take = slot;
+				take_tag = tag;
+			}
+			continue;
+		case KMARK_COMM_FREE:
+			/* Slots never become free again: the name is not further on. */
+			take = slot;
+			take_tag = tag;
+			i = KMARK_COMM_PROBES;
+			break;
+		default:	/* BUSY: another context is writing it */
+			continue;
+		}
+	}
+	if (!take)
+		return 0;
+	if (cmpxchg(&take->tag, take_tag,
+		    KMARK_COMM_TAG(KMARK_COMM_BUSY, era, era)) != take_tag)
+		return 0;	/* taken meanwhile: the caller tries again */
+	memcpy(take->name, name, TASK_COMM_LEN);
+	/* The name before READY: readers acquire the tag. */
+	smp_store_release(&take->tag, KMARK_COMM_TAG(KMARK_COMM_READY, era, era));
+	if (KMARK_COMM_TAG_STATE(take_tag) == KMARK_COMM_READY)
+		atomic_long_inc(&t->recycled);
+	return era << KMARK_COMM_SLOT_BITS | (u32)(take - t->slots);
+}
+
 /**
- * kmark_comm_lookup - a name's id in a table, added if it is new
+ * kmark_comm_table_id - a name's id in a table, added if it is new
  * @t:		the table
- * @nr:		its slots, a power of 2
  * @comm:	the name (a task's comm: TASK_COMM_LEN bytes, NUL-terminated
  *		within them)
  *
- * Lock-free, from any context: a free slot is claimed with cmpxchg(),
- * filled, then published READY. A slot another context is filling is
- * passed over, so that a name can get two ids (both name it right).
- * Return: the id (1 to @nr), or 0 when no slot near the name's hash is
- * free.
+ * Lock-free, from any context. A free slot, or one whose name was last
+ * given in an earlier era, is claimed with cmpxchg(), filled, then
+ * published READY; a slot another context is filling is passed over, so
+ * that a name can get two ids (both name it right). When the name's whole
+ * window holds names of the current era, the era advances and the name
+ * takes over a slot of an earlier one.
+ *
+ * Return: the id, or 0 (counted) when even that found no slot: a window
+ * full of slots being written at once by other contexts.
  */
-u32 notrace kmark_comm_lookup(struct kmark_comm_slot *t, unsigned int nr,
-			      const char *comm)
+u32 notrace kmark_comm_table_id(struct kmark_comm_table *t, const char *comm)
 {
 	unsigned long name[TASK_COMM_LEN / sizeof(unsigned long)] = {};
-	unsigned int i, h, idx;
+	u32 era, h, id;
+	int tries;
 
 	/* A copy, cut at its first NUL (another thread may be renaming). */
 	memcpy(name, comm, strnlen(comm, TASK_COMM_LEN - 1));
-	h = jhash2((const u32 *)name, TASK_COMM_LEN / sizeof(u32), 0);
-	for (i = 0; i < min(nr, KMARK_COMM_PROBES); i++) {
-		struct kmark_comm_slot *slot;
-		u32 st;
-
-		idx = (h + i) & (nr - 1);
-		slot = &t[idx];
-		/* READY: the name is there (pairs with the release below). */
-		st = smp_load_acquire(&slot->state);
-		if (st == KMARK_COMM_READY) {
-			if (kmark_comm_eq(slot->name, (const char *)name))
-				return idx + 1;
-			continue;
-		}
-		if (st == KMARK_COMM_FREE &&
-		    cmpxchg(&slot->state, KMARK_COMM_FREE,
-			    KMARK_COMM_BUSY) == KMARK_COMM_FREE) {
-			memcpy(slot->name, name, sizeof(name));
-			/* The name before READY: readers acquire the state. */
-			smp_store_release(&slot->state, KMARK_COMM_READY);
-			return idx + 1;
-		}
+	h = jhash2((const u32 *)name, TASK_COMM_LEN / sizeof(u32), t->seed);
+	for (tries = 0; tries < 4; tries++) {
+		era = READ_ONCE(t->era);
+		id = kmark_comm_try(t, era, name, h);
+		if (id)
+			return id;
+		/* The window is full of this era's names: the next era. */
+		cmpxchg(&t->era, era, kmark_comm_next_era(era));
 	}
+	atomic_long_inc(&t->missed);
 	return 0;
 }
-NOKPROBE_SYMBOL(kmark_comm_lookup);
+NOKPROBE_SYMBOL(kmark_comm_table_id);
+
+/**
+ * kmark_comm_table_name - the name an id of a table stands for
+ * @t:		the table
+ * @id:		an id it gave (a record's comm_id)
+ * @buf:	TASK_COMM_LEN bytes, NUL-terminated on success
+ *
+ * Return: false for an id that names nothing (0: none was given; a slot
+ * another name took over since).
+ */
+bool kmark_comm_table_name(const struct kmark_comm_table *t, u32 id,
+			   char *buf)
+{
+	u32 era = id >> KMARK_COMM_SLOT_BITS, tag, again;
+	const struct kmark_comm_slot *slot;
+
+	if (!t || !era || era > KMARK_COMM_ERA_MASK)
+		return false;
+	slot = &t->slots[id & (KMARK_COMM_IDS - 1)];
+	/* Pairs with the release in kmark_comm_try(): READY, the name is set. */
+	tag = smp_load_acquire(&slot->tag);
+	if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY ||
+	    !kmark_comm_era_in(tag, era))
+		return false;
+	memcpy(buf, slot->name, TASK_COMM_LEN);
+	buf[TASK_COMM_LEN - 1] = '\0';
+	/* Taken over while it was copied: the name went through BUSY. */
+	smp_rmb();
+	again = READ_ONCE(slot->tag);
+	return KMARK_COMM_TAG_STATE(again) == KMARK_COMM_READY &&
+	       KMARK_COMM_TAG_FIRST(again) == KMARK_COMM_TAG_FIRST(tag);
+}
 
 /* current's name in kmark's table, when its CPU's hint was not it */
 u32 notrace kmark_comm_id_slow(const char *comm)
 {
-	struct kmark_comm_slot *t = READ_ONCE(kmark_comms);
+	struct kmark_comm_table *t = READ_ONCE(kmark_comms);
 	u32 id;
 
 	if (!t)
 		return 0;	/* no buffer yet: nothing will be recorded */
-	id = kmark_comm_lookup(t, KMARK_COMM_IDS, comm);
-	if (likely(id))
+	id = kmark_comm_table_id(t, comm);
+	if (likely(id)) {
 		__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()], id);
-	else
-		atomic_long_inc(&kmark_comm_missed);
+		kmark_saved_cmdline(current->pid, id);
+	}
 	return id;
 }
 NOKPROBE_SYMBOL(kmark_comm_id_slow);
 
-/**
- * kmark_comm_slot_name - the name an id of a table stands for
- * @t:		the table
- * @nr:		its slots
- * @id:		an id it gave (a record's comm_id)
- * @buf:	TASK_COMM_LEN bytes, NUL-terminated on success
- *
- * Return: false for an id that names nothing (0: the table was full).
- */
-bool kmark_comm_slot_name(const struct kmark_comm_slot *t, unsigned int nr,
-			  u32 id, char *buf)
-{
-	const struct kmark_comm_slot *slot;
-
-	if (!t || !id || id > nr)
-		return false;
-	slot = &t[id - 1];
-	/* Pairs with kmark_comm_lookup()'s release: READY, the name is set. */
-	if (smp_load_acquire(&slot->state) != KMARK_COMM_READY)
-		return false;
-	memcpy(buf, slot->name, TASK_COMM_LEN);
-	buf[TASK_COMM_LEN - 1] = '\0';
-	return true;
-}
-
 bool kmark_comm_name(u32 id, char *buf)
 {
-	return kmark_comm_slot_name(READ_ONCE(kmark_comms), KMARK_COMM_IDS,
-				    id, buf);
+	return kmark_comm_table_name(READ_ONCE(kmark_comms), id, buf);
 }
 
-unsigned long kmark_comm_misses(void)
+/*
+ * saved_comms: "ID NAME" for every id that still names a name (a slot
+ * given in several eras has an id for each), then the counters.
+ */
+void kmark_comms_show_table(struct seq_file *m)
 {
-	return atomic_long_read(&kmark_comm_missed);
+	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
+	char name[TASK_COMM_LEN];
+	u32 idx, era, tag, n;
+
+	if (!t)
+		return;
+	for (idx = 0; idx < KMARK_COMM_IDS; idx++) {
+		tag = smp_load_acquire(&t->slots[idx].tag);
+		if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY)
+			continue;
+		era = KMARK_COMM_TAG_FIRST(tag);
+		n = (KMARK_COMM_TAG_LAST(tag) - era) & KMARK_COMM_ERA_MASK;
+		for (; ; era = kmark_comm_next_era(era)) {
+			u32 id = era << KMARK_COMM_SLOT_BITS | idx;
+
+			if (kmark_comm_table_name(t, id, name))
+				seq_printf(m, "%u %s\n", id, name);
+			if (!n--)
+				break;
+		}
+	}
+	if (atomic_long_read(&t->recycled))
+		seq_printf(m, "# %ld names of earlier eras taken over by new ones (their older records show <...>)\n",
+			   atomic_long_read(&t->recycled));
+	if (atomic_long_read(&t->missed))
+		seq_printf(m, "# %ld records without a saved name\n",
+			   atomic_long_read(&t->missed));
+}
+
+/*
+ * saved_cmdlines: the pid of each name's latest lookup, 1024 pids (by pid,
+ * the last one wins), each with its name's id: "pid comm" for tools that
+ * read ftrace's file. Written on the lookup's slow path only.
+ */
+#define KMARK_CMDLINES	1024
+static atomic64_t kmark_cmdlines[KMARK_CMDLINES];
+
+void notrace kmark_saved_cmdline(pid_t pid, u32 comm_id)
+{
+	atomic64_set(&kmark_cmdlines[(u32)pid % KMARK_CMDLINES],
+		     (u64)(u32)pid << 32 | comm_id);
+}
+NOKPROBE_SYMBOL(kmark_saved_cmdline);
+
+int kmark_cmdlines_show(struct seq_file *m, void *v)
+{
+	char name[TASK_COMM_LEN];
+	unsigned int i;
+
+	for (i = 0; i < KMARK_CMDLINES; i++) {
+		u64 e = atomic64_read(&kmark_cmdlines[i]);
+
+		if (e && kmark_comm_name((u32)e, name))
+			seq_printf(m, "%u %s\n", (u32)(e >> 32), name);
+	}
+	return 0;
 }
 
 int kmark_buffer_ensure(struct kmark_instance *inst)
@@ -269,11 +409,15 @@ int kmark_buffer_ensure(struct kmark_instance *inst)
 	ret = kmark_comms_ensure();
 	if (ret)
 		return ret;
-	b = ring_buffer_alloc(inst->buffer_kb << 10, RB_FL_OVERWRITE);
+	b = ring_buffer_alloc(inst->buffer_kb << 10,
+			      test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
+			      RB_FL_OVERWRITE : 0);
 	if (!b)
 		return -ENOMEM;
+	kmark_set_buffer_clock(b, inst->clock);
 	/* Pairs with READ_ONCE() in the recorder and readers. */
 	smp_store_release(&inst->buffer, b);
+	kmark_cpumask_apply(inst, cpu_possible_mask);
 	return 0;
 }
 
@@ -292,22 +436,43 @@ int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 	return 0;
 }
 
-void kmark_buffer_clear(struct kmark_instance *inst)
+int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
+			    int cpu)
+{
+	int ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Empty @inst's buffer (of CPU @only, or all when -1) and start its
+ * counters again. Under kmark_mutex and the instance's read_mutex.
+ */
+void kmark_buffer_clear(struct kmark_instance *inst, int only)
 {
 	int cpu;
 
 	lockdep_assert_held(&kmark_mutex);
-	if (inst->buffer) {
+	lockdep_assert_held(&inst->read_mutex);
+	if (inst->buffer && only < 0)
 		ring_buffer_reset(inst->buffer);
-		kmark_batch_reset(inst);	/* what was ready is gone */
-	}
+	else if (inst->buffer)
+		ring_buffer_reset_cpu(inst->buffer, only);
 	for_each_possible_cpu(cpu) {
 		struct kmark_cpu_stats *st = per_cpu_ptr(inst->stats, cpu);
 		struct kmark_stats_base *b = per_cpu_ptr(inst->stats_base, cpu);
 
+		if (only >= 0 && cpu != only)
+			continue;
 		WRITE_ONCE(b->written, local_read(&st->written));
 		WRITE_ONCE(b->dropped, local_read(&st->dropped));
+		WRITE_ONCE(inst->unwatched_seen[cpu], kmark_unwatched_drops(cpu));
+		inst->dropped_seen[cpu] = 0;
 	}
+	if (inst->buffer)
+		kmark_batch_reset(inst);	/* what was ready is gone */
 }
 
 static __always_inline void __kmark_commit(struct kmark_instance *inst)
@@ -317,7 +482,7 @@ static __always_inline void __kmark_commit(struct kmark_instance *inst)
 		kmark_batch_event(inst);
 }
 
-/* ftrace's context flags (tracing_gen_ctx_irq_test()). */
+/* ftrace's context flags (tracing_gen_ctx_irq_test()); no comm id. */
 static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 					   bool from_hit)
 {
@@ -348,29 +513,18 @@ static __always_inline void kmark_fill_ctx(struct kmark_entry *e,
 	e->preempt_count |= min_t(unsigned int, current->migration_disabled, 15) << 4;
 #endif
 	e->pid = current->pid;
-	e->comm_id = kmark_comm_of_current();
 }
 
 /*
- * A hit that could not be recorded where it happened (RCU not watching):
- * counted as written and dropped in each instance that records @m, so
- * that readers see the loss.
+ * A record's comm id, once it is sure to be kept: a name gets into the
+ * table only through a record that stays (a filter that drops the hit
+ * adds none).
  */
-void notrace kmark_count_drop(const struct kmark_marker *m)
+void notrace kmark_set_comm_id(struct kmark_entry *e)
 {
-	unsigned long mask = READ_ONCE(m->recording);
-	unsigned int i;
-
-	for_each_set_bit(i, &mask, KMARK_MAX_INSTANCES) {
-		struct kmark_instance *inst = &kmark_instances[i];
-
-		if (!READ_ONCE(inst->tracing_on) || !READ_ONCE(inst->buffer))
-			continue;
-		local_inc(&this_cpu_ptr(inst->stats)->written);
-		local_inc(&this_cpu_ptr(inst->stats)->dropped);
-	}
+	e->comm_id = kmark_comm_of_current();
 }
-NOKPROBE_SYMBOL(kmark_count_drop);
+NOKPROBE_SYMBOL(kmark_set_comm_id);
 
 /* kmark_reserve(), inlined into the markers' recorder. */
 static __always_inline struct kmark_entry *
@@ -394,6 +548,8 @@ __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
 	kmark_fill_ctx(e, from_hit);
 	if (evp)
 		*evp = event;
+	else
+		e->comm_id = kmark_comm_of_current();
 	return e;
 }
 
@@ -404,7 +560,9 @@ __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
  * @size:	bytes of the whole record, header included
  * @from_hit:	called under __kmark_hit() (its preemption level is not the
  *		site's)
- * @evp:	if not NULL, gets the ring buffer's event (for kmark_discard())
+ * @evp:	if not NULL, gets the ring buffer's event (for kmark_discard());
+ *		then the caller sets the comm id (kmark_set_comm_id()) once
+ *		it keeps the record
  *
  * Counts the hit as written, or as dropped when there is no room.
  * Return: the record, to be finished with kmark_commit(); NULL when
@@ -444,6 +602,9 @@ static noinline bool notrace kmark_hit_filter(const struct kmark_marker *m,
 	if (kmark_filter_needs_hdr(flt)) {
 		hdr.type = m->id;
 		kmark_fill_ctx(&hdr, true);
+		/* Only a filter on common_comm_id looks a name up. */
+		hdr.comm_id = kmark_filter_needs_comm_id(flt) ?
+			      kmark_comm_of_current() : 0;
 	}
 	return !kmark_filter_match(flt, &hdr,
 				   (const u8 *)args - KMARK_HDR_SIZE, 0);
@@ -451,19 +612,18 @@ static noinline bool notrace kmark_hit_filter(const struct kmark_marker *m,
 NOKPROBE_SYMBOL(kmark_hit_filter);
 
 /* Is a marker's hit filtered out? Without a filter, one load and a test. */
-static __always_inline bool kmark_hit_filtered_out(const struct kmark_marker *m,
-						   unsigned int idx,
+static __always_inline bool kmark_hit_filtered_out(const struct kmark_event_file *file,
 						   const void *args)
 {
-	const struct kmark_filter *flt = rcu_dereference_sched(m->filter[idx]);
+	const struct kmark_filter *flt = rcu_dereference_sched(file->filter);
 
-	return unlikely(flt) && kmark_hit_filter(m, flt, args);
+	return unlikely(flt) && kmark_hit_filter(file->m, flt, args);
 }
 
 /**
  * kmark_record_text - record a text as an event of one string field
- * @inst:	the instance (its trace_marker was written)
- * @m:		the event (trace_marker's tracing_mark_write)
+ * @file:	the event (trace_marker's tracing_mark_write) in the instance
+ *		whose trace_marker was written
  * @text:	the text, NUL-terminated
  * @len:	its length
  *
@@ -471,10 +631,12 @@ static __always_inline bool kmark_hit_filtered_out(const struct kmark_marker *m,
  * Return: 0 (also when the buffer was full: counted as dropped), or -EBADF
  * when tracing is off, as ftrace's trace_marker.
  */
-int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
-		      const char *text, unsigned int len)
+int kmark_record_text(struct kmark_event_file *file, const char *text,
+		      unsigned int len)
 {
-	const struct kmark_layout *l = m->layout;
+	struct kmark_instance *inst = file->inst;
+	const struct kmark_layout *l = file->m->layout;
+	struct kmark_marker *m = file->m;
 	const char *args[1] = { text };
 	struct kmark_entry *e;
 	int ret = 0;
@@ -482,8 +644,8 @@ int kmark_record_text(struct kmark_instance *inst, struct kmark_marker *m,
 	if (!READ_ONCE(inst->tracing_on))
 		return -EBADF;
 	preempt_disable_notrace();
-	if (!kmark_pid_filtered_out(m, NULL) &&
-	    !kmark_hit_filtered_out(m, inst->idx, args)) {
+	if (!kmark_pid_filtered_out(inst, m, NULL) &&
+	    !kmark_hit_filtered_out(file, args)) {
 		e = kmark_reserve(inst, m->id, l->size + len + 1, true, NULL);
 		if (e) {
 			memset(e + 1, 0, l->size - KMARK_HDR_SIZE);
@@ -505,24 +667,30 @@ void notrace kmark_commit(struct kmark_instance *inst)
 NOKPROBE_SYMBOL(kmark_commit);
 
 /**
- * kmark_record_probe - kmark's recorder, attached by set_event
- * @data:	the instance (struct kmark_instance) it records into
+ * kmark_record_probe - kmark's recorder, attached by an event file
+ * @data:	the event file (struct kmark_event_file): the event in the
+ *		instance it records into
  * @m:		the marker that fired
  * @args:	the site's argument block: a record without its header
  *
  * The fixed part is one copy of @args; each string then gets its
- * __data_loc word and its text after the fixed part.
+ * __data_loc word and its text after the fixed part. A soft-disabled event
+ * (attached for triggers) records nothing.
  */
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 				const void *args)
 {
-	struct kmark_instance *inst = data;
+	struct kmark_event_file *file = data;
+	struct kmark_instance *inst = file->inst;
 	struct kmark_strs strs __uninitialized;
 	struct kmark_entry *e;
 	size_t size;
 
-	if (!READ_ONCE(inst->tracing_on) || kmark_pid_filtered_out(m, args) ||
-	    kmark_hit_filtered_out(m, inst->idx, args))
+	if (unlikely(READ_ONCE(file->flags) & KMARK_EF_SOFT_DISABLED))
+		return;
+	if (!READ_ONCE(inst->tracing_on) ||
+	    kmark_pid_filtered_out(inst, m, args) ||
+	    kmark_hit_filtered_out(file, args))
 		return;
 	size = kmark_record_size(m->layout, args, &strs);
 	e = __kmark_reserve(inst, m->id, size, true, NULL);
@@ -576,19 +744,27 @@ static void kmark_batch_irq_work(struct irq_work *w)
 }
 
 /* Whether this CPU's buffer is buffer_percent full. */
+/*
+ * Whether @dirty of @nr_pages pages make @pct percent, as ftrace's
+ * full_hit() counts: in pages, the reader's page added (a writer never
+ * fills them all), in 64 bits (a size_t of 32 wrapped at 41 MiB per CPU).
+ */
 bool notrace kmark_full_hit(size_t dirty, size_t nr_pages, unsigned int pct)
 {
-	size_t size = nr_pages * (PAGE_SIZE - sizeof(u64) - sizeof(local_t));
-
-	return dirty * PAGE_SIZE * 100 >= (size_t)pct * size;
+	if (!nr_pages || !pct)
+		return true;
+	return ((u64)dirty + 1) * 100 >= (u64)pct * nr_pages;
 }
 
 static bool notrace kmark_batch_full(struct trace_buffer *b, int cpu,
 				     unsigned int pct)
 {
+	/* ring_buffer_size() counts each page's capacity, without its header. */
+	size_t cap = ring_buffer_subbuf_size_get(b) - sizeof(u64) -
+		     sizeof(local_t);
+
 	return kmark_full_hit(ring_buffer_nr_dirty_pages(b, cpu),
-			      ring_buffer_size(b, cpu) /
-			      (PAGE_SIZE - sizeof(u64) - sizeof(local_t)), pct);
+			      ring_buffer_size(b, cpu) / cap, pct);
 }
 
 /*

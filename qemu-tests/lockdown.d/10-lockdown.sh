@@ -42,8 +42,8 @@ confidentiality)
 	check "no tracefs copy (tracefs refuses to create files)" test ! -e $T
 	check "debugfs: available_markers is refused" refused cat $K/available_markers
 	check "debugfs: trace_pipe is refused" refused kmark-testprog nonblock $K/trace_pipe
-	check "debugfs: events/sched_switch/format and the bench are refused" \
-		sh -c "! cat $K/events/sched_switch/format && ! cat $K/bench"
+	check "debugfs: events/sched/sched_switch/format and the bench are refused" \
+		sh -c "! cat $K/events/sched/sched_switch/format && ! cat $K/bench"
 	;;
 *)
 	plan 1

@@ -82,12 +82,12 @@ w_mod_markers() {
 # Filters (good and malformed) and trace_marker.
 w_filters() {
 	while running; do
-		echo 'prev_pid > 0 && next_comm ~ "km*"' > $K/events/sched_switch/filter
-		echo 'prev_pid >' > $K/events/sched_switch/filter
-		echo 'buf ~ "storm*"' > $K/events/tracing_mark_write/filter
+		echo 'prev_pid > 0 && next_comm ~ "km*"' > $K/events/sched/sched_switch/filter
+		echo 'prev_pid >' > $K/events/sched/sched_switch/filter
+		echo 'buf ~ "storm*"' > $K/events/kmark/tracing_mark_write/filter
 		echo "storm $$" > $K/trace_marker
-		echo 0 > $K/events/sched_switch/filter
-		echo 0 > $K/events/tracing_mark_write/filter
+		echo 0 > $K/events/sched/sched_switch/filter
+		echo 0 > $K/events/kmark/tracing_mark_write/filter
 	done
 }
 # An instance: made, given events (one the top has too, a kprobe event
@@ -100,7 +100,7 @@ w_instances() {
 		echo 'sched_switch sys_sync' > $I/st1/set_event
 		echo 'kprobes/st' >> $I/st1/set_event	# when it exists
 		echo 'sched_*' >> $I/st1/set_event
-		echo 'prev_pid > 0' > $I/st1/events/sched_switch/filter
+		echo 'prev_pid > 0' > $I/st1/events/sched/sched_switch/filter
 		echo "storm" > $I/st1/trace_marker
 		echo 16 > $I/st1/buffer_size_kb
 		timeout 1 cat $I/st1/trace_pipe &
@@ -152,8 +152,8 @@ rmmod kmark_mark 2>/dev/null
 # From scratch: a clean state, and tracing works.
 echo st1 > $I/remove 2>/dev/null
 expect_eq "no instance left, none busy" "$(ls $I | tr '\n' ' ')" "new remove "
-echo 0 > $K/events/sched_switch/filter
-echo 0 > $K/events/tracing_mark_write/filter
+echo 0 > $K/events/sched/sched_switch/filter
+echo 0 > $K/events/kmark/tracing_mark_write/filter
 echo 1 > $K/tracing_on
 echo > $K/set_event
 echo > $K/kprobe_events

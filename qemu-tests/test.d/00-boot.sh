@@ -22,7 +22,7 @@ if grep -q kmark_event= /proc/cmdline; then
 	expect_eq "a boot probe on __init code is shown gone" "$(grep initp $K/kprobe_events)" \
 		'p:kprobes/initp kernel_init_freeable+0 # gone: its code was freed (an __init function)'
 	check_error "and cannot be enabled" set_event '^initp' "The event's code is gone (an __init function after boot)" "No such device"
-	expect_eq "kmark_event= enabled a marker and the boot probe" "$(cat $K/set_event | tr '\n' ' ')" "kprobes/bootsync sys_sync "
+	expect_eq "kmark_event= enabled a marker and the boot probe" "$(sort $K/set_event | tr '\n' ' ')" "kprobes:bootsync syscalls:sys_sync "
 	kmark-testprog sync 1
 	check "the boot probe records" grep -qE '^ +kmark-testprog-[0-9]+ .*: bootsync: \(ksys_sync\+0x0/0x[0-9a-f]+\) c="kmark-testprog"$' $K/trace
 	check "and so does the marker" grep -qE '^ +kmark-testprog-[0-9]+ .*: sys_sync: $' $K/trace
@@ -54,7 +54,7 @@ done
 diag "set_event with the Nth allocation failing: ok at N=$n ($res); errors:$(echo "$errs" | tr ' ' '\n' | sort | uniq -c | tr '\n' ' ')"
 check "failed allocations were injected" test -n "$errs"
 expect_eq "each failed with ENOMEM (never EBUSY) and changed nothing; then it worked" \
-	"$(echo $errs | tr ' ' '\n' | sort -u | tr '\n' ' ')${res% reached} $(cat $K/set_event)" "ENOMEM ok sys_sync"
+	"$(echo $errs | tr ' ' '\n' | sort -u | tr '\n' ' ')${res% reached} $(cat $K/set_event)" "ENOMEM ok syscalls:sys_sync"
 fault_end
 echo > $K/trace
 kmark-testprog sync 2

@@ -22,13 +22,13 @@ echo 1408 > $K/buffer_size_kb
 
 am=$(cat $K/available_markers)
 expect_eq "available_markers: sched_switch with ftrace's fields" \
-	"$(echo "$am" | grep '^sched_switch ')" \
-	"sched_switch prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%p ==> next_comm=%s next_pid=%d next_prio=%d"
-expect_eq "available_markers: sched_wakeup" "$(echo "$am" | grep '^sched_wakeup ')" \
-	"sched_wakeup comm=%s pid=%d prio=%d target_cpu=%03d"
-expect_eq "available_markers: the zero-argument sys_sync" "$(echo "$am" | grep '^sys_sync')" "sys_sync "
+	"$(echo "$am" | grep '^sched:sched_switch ')" \
+	"sched:sched_switch prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%p ==> next_comm=%s next_pid=%d next_prio=%d"
+expect_eq "available_markers: sched_wakeup" "$(echo "$am" | grep '^sched:sched_wakeup ')" \
+	"sched:sched_wakeup comm=%s pid=%d prio=%d target_cpu=%03d"
+expect_eq "available_markers: the zero-argument sys_sync" "$(echo "$am" | grep '^syscalls:sys_sync')" "syscalls:sys_sync "
 for m in sched_process_fork sched_process_exit; do
-	check "available_markers lists $m" grep -q "^$m " $K/available_markers
+	check "available_markers lists $m" grep -q "^sched:$m " $K/available_markers
 done
 check "README explains set_event" grep -q "set_event" $K/README
 

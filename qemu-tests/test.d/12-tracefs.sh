@@ -5,11 +5,12 @@ plan 8
 T=/sys/kernel/tracing/kmark
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 reset_kmark
-lsall() { (cd "$1" && find . | grep -v '^\./bench$' | sort); }
+# debugfs's instances/ has new and remove, tracefs's takes mkdir and rmdir.
+lsall() { (cd "$1" && find . | grep -v -e '^\./bench$' -e '^\./instances/new$' -e '^\./instances/remove$' | sort); }
 expect_eq "tracefs has the same files as debugfs" "$(lsall $T)" "$(lsall $K)"
 echo 'sched_switch sys_sync' > $T/set_event
 expect_eq "set_event written in tracefs reads back in debugfs" \
-	"$(cat $K/set_event)" "$(printf 'sched_switch\nsys_sync')"
+	"$(sort $K/set_event)" "$(printf 'sched:sched_switch\nsyscalls:sys_sync')"
 echo 0 > $K/tracing_on
 expect_eq "tracing_on written in debugfs reads back in tracefs" "$(cat $T/tracing_on)" 0
 echo 1 > $T/tracing_on

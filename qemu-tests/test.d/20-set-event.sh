@@ -3,38 +3,38 @@
 . /tests/lib.sh
 plan 20
 reset_kmark
-enabled() { cat $K/set_event | tr '\n' ' ' | sed 's/ $//'; }
+enabled() { sort $K/set_event | tr '\n' ' ' | sed 's/ $//'; }
 
 expect_eq "nothing enabled after reset" "$(enabled)" ""
 echo sched_switch > $K/set_event
-expect_eq "'>' enables one" "$(enabled)" "sched_switch"
+expect_eq "'>' enables one" "$(enabled)" "sched:sched_switch"
 echo sched_wakeup >> $K/set_event
-expect_eq "'>>' adds" "$(enabled)" "sched_switch sched_wakeup"
+expect_eq "'>>' adds" "$(enabled)" "sched:sched_switch sched:sched_wakeup"
 echo sys_sync > $K/set_event
-expect_eq "'>' replaces" "$(enabled)" "sys_sync"
+expect_eq "'>' replaces" "$(enabled)" "syscalls:sys_sync"
 echo '!sys_sync' >> $K/set_event
 expect_eq "'!name' disables" "$(enabled)" ""
 echo 'sched_*' > $K/set_event
 expect_eq "glob sched_* enables exactly the sched markers" "$(enabled)" \
-	"sched_process_exit sched_process_fork sched_switch sched_wakeup"
+	"sched:sched_process_exit sched:sched_process_fork sched:sched_switch sched:sched_wakeup"
 echo 'sched_process_*' > $K/set_event
-expect_eq "glob sched_process_* is exact" "$(enabled)" "sched_process_exit sched_process_fork"
+expect_eq "glob sched_process_* is exact" "$(enabled)" "sched:sched_process_exit sched:sched_process_fork"
 echo '*' > $K/set_event
-expect_eq "'*' enables all markers" "$(enabled)" "$(cut -d' ' -f1 $K/available_markers | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "'*' enables all events" "$(enabled)" "$(sort $K/available_events | tr '\n' ' ' | sed 's/ $//')"
 echo '!sched_*' >> $K/set_event
-check "'!glob' disables the matching ones" sh -c "! grep -q '^sched_' $K/set_event"
+check "'!glob' disables the matching ones" sh -c "! grep -q ':sched_' $K/set_event"
 echo > $K/set_event
 expect_eq "empty write disables all" "$(enabled)" ""
 echo 'sched_switch sched_wakeup' > $K/set_event
-expect_eq "several names in one write" "$(enabled)" "sched_switch sched_wakeup"
+expect_eq "several names in one write" "$(enabled)" "sched:sched_switch sched:sched_wakeup"
 
 # Bad input: EINVAL, a line in error_log with a caret, and no change at all.
-check_error "unknown name" set_event '^no_such_marker' "Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
-check_error "unknown name after a good one" set_event 'sys_sync ^bogus' "Unknown marker or event (one of a module not loaded yet: MODULE:NAME)"
-check_error "glob without a match" set_event '^zzz*' "No marker or event matches the glob"
+check_error "unknown name" set_event '^no_such_marker' "Unknown event (one of a module not loaded yet: MODULE:NAME)"
+check_error "unknown name after a good one" set_event 'sys_sync ^bogus' "Unknown event (one of a module not loaded yet: MODULE:NAME)"
+check_error "glob without a match" set_event '^zzz*' "No event matches the glob"
 check_error "bad glob" set_event '^sched_[sw' "Bad glob: unmatched '[' or ']'"
-check_error "lone !" set_event 'sys_sync ^!' "'!' must be followed by a marker name"
-expect_eq "bad writes changed nothing (not even the good names in them)" "$(enabled)" "sched_switch sched_wakeup"
+check_error "lone !" set_event 'sys_sync ^!' "'!' must be followed by an event name"
+expect_eq "bad writes changed nothing (not even the good names in them)" "$(enabled)" "sched:sched_switch sched:sched_wakeup"
 echo > $K/error_log
 if head -c 5000 /dev/zero | tr '\0' 'x' > $K/set_event 2>/tmp/long.err; then
 	not_ok "a write of 5000 bytes is refused"
@@ -44,7 +44,7 @@ else
 		"1 kmark: error: Write too long: at most 4095 bytes at once"
 fi
 echo bogus > $K/set_event 2>/dev/null
-expect_eq "a failed '>' does not clear" "$(enabled)" "sched_switch sched_wakeup"
+expect_eq "a failed '>' does not clear" "$(enabled)" "sched:sched_switch sched:sched_wakeup"
 : > $K/set_event
 expect_eq "'> set_event' with no data disables all" "$(enabled)" ""
 reset_kmark

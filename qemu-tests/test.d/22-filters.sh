@@ -4,7 +4,7 @@
 plan 15
 reset_kmark
 echo > $K/kprobe_events
-F=$K/events/sched_switch/filter
+F=$K/events/sched/sched_switch/filter
 total() { cat $K/per_cpu/cpu*/stats | sed -n "s/^$1: //p" | awk '{ s += $1 } END { print s + 0 }'; }
 
 expect_eq "a filter reads 'none' when there is none" "$(cat $F)" none
@@ -28,7 +28,7 @@ expect_eq "the filter outlives set_event changes" "$(cat $F)" \
 # Numbers and common fields on a zero-argument marker: the hits of the
 # task with the pid named, none of the others'; none reserved either.
 echo sys_sync > $K/set_event
-sh -c 'echo "common_pid == $$ && cpu >= 0" > '$K'/events/sys_sync/filter; exec kmark-testprog sync 3'
+sh -c 'echo "common_pid == $$ && cpu >= 0" > '$K'/events/syscalls/sys_sync/filter; exec kmark-testprog sync 3'
 w0=$(total written) e0=$(total entries)
 sync; sync
 w1=$(total written) e1=$(total entries)
@@ -36,8 +36,8 @@ kmark-testprog drain $K/trace_pipe > /tmp/f.txt
 expect_eq "common_pid: the 3 syncs of the task named, not the others" \
 	"$(grep -c ' sys_sync: ' /tmp/f.txt)" 3
 expect_eq "a filtered-out marker hit is not written" "$((w1 - w0)) $((e1 - e0))" "0 0"
-echo 0 > $K/events/sys_sync/filter
-expect_eq "'0' clears a filter" "$(cat $K/events/sys_sync/filter)" none
+echo 0 > $K/events/syscalls/sys_sync/filter
+expect_eq "'0' clears a filter" "$(cat $K/events/syscalls/sys_sync/filter)" none
 echo > $K/set_event
 
 # A kprobe event: its filter reads the record, which is then discarded.
@@ -56,14 +56,14 @@ expect_eq "kprobe filter: a discarded hit is not counted as written" "$((w1 - w0
 
 # Errors: ftrace's messages and carets; the old filter stays.
 echo 'prev_pid == 1' > $F
-check_error "an unknown field" events/sched_switch/filter '^nosuch == 1' "Field not found"
-check_error "a glob on a number" events/sched_switch/filter 'prev_pid ^~ "1*"' "Illegal operation for field type"
-check_error "an unbalanced '('" events/sched_switch/filter '^(prev_pid == 1' "Too many '('"
+check_error "an unknown field" events/sched/sched_switch/filter '^nosuch == 1' "Field not found"
+check_error "a glob on a number" events/sched/sched_switch/filter 'prev_pid ^~ "1*"' "Illegal operation for field type"
+check_error "an unbalanced '('" events/sched/sched_switch/filter '^(prev_pid == 1' "Too many '('"
 expect_eq "a refused filter keeps the old one" "$(cat $F)" 'prev_pid == 1'
 
 # The tracefs copy is the same filter.
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-echo 'next_pid != 0' > /sys/kernel/tracing/kmark/events/sched_switch/filter
+echo 'next_pid != 0' > /sys/kernel/tracing/kmark/events/sched/sched_switch/filter
 expect_eq "a filter written in tracefs reads back in debugfs" "$(cat $F)" 'next_pid != 0'
 echo 0 > $F
 echo > $K/kprobe_events

@@ -16,7 +16,7 @@ expect_eq "only the listed task's events (3 of 4 syncs)" "$(syncs)" 3
 echo 7 > $P
 echo '5 9' >> $P
 expect_eq "'>' replaces, '>>' adds; read back sorted" "$(cat $P | tr '\n' ' ')" "5 7 9 "
-check_error "a pid that is not a number" set_event_pid '^abc' "Not a pid: a number, 0 or more"
+check_error "a pid that is not a number" set_event_pid '^abc' "Not a pid: a number from 0 to 4194303"
 printf '1 2 x' >> $P 2> /dev/null
 expect_eq "a write that fails changes nothing" "$(cat $P | tr '\n' ' ')" "5 7 9 "
 echo > $P

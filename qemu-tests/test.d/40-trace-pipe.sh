@@ -34,7 +34,7 @@ echo 0 > $K/tracing_on
 kmark-testprog sync 5
 echo 1 > $K/tracing_on
 expect_eq "tracing_on 0 records nothing" "$(grep -vc '^#' $K/trace)" "0"
-expect_eq "markers stay armed while off" "$(cat $K/set_event)" "sys_sync"
+expect_eq "markers stay armed while off" "$(cat $K/set_event)" "syscalls:sys_sync"
 kmark-testprog sync 2
 expect_eq "tracing_on 1 records again" "$(grep -c 'sys_sync:' $K/trace)" "2"
 expect_eq "trace does not consume" "$(grep -c 'sys_sync:' $K/trace)" "2"

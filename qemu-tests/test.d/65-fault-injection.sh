@@ -44,8 +44,8 @@ sweep "kprobe_events: delete one, add two" $off -s 't:kprobe_events:p:fa vfs_rea
 # a breakpoint the emulator has just taken out: see stress.d/20-storm.sh).
 sweep "set_event enables a kprobe event" $off -s 't:kprobe_events:p:fa ksys_sync' \
 	write $K/set_event 'kprobes/fa'
-sweep "a filter replaces a filter" -s 't:events/sched_switch/filter:prev_pid == 1' \
-	trunc $K/events/sched_switch/filter 'prev_comm ~ "k*" && (next_pid != 0 || !(prev_prio < 100))'
+sweep "a filter replaces a filter" -s 't:events/sched/sched_switch/filter:prev_pid == 1' \
+	trunc $K/events/sched/sched_switch/filter 'prev_comm ~ "k*" && (next_pid != 0 || !(prev_prio < 100))'
 sweep "a kprobe event's filter" $off -s 't:kprobe_events:p:fa vfs_read fd=$arg1:u32 c=$comm' \
 	-s 't:events/kprobes/fa/filter:0' trunc $K/events/kprobes/fa/filter 'fd == 3 || c ~ "s*"'
 sweep "set_event_pid '>' replaces" -s 't:set_event_pid:1 2' trunc $K/set_event_pid '3 4 5'
@@ -62,7 +62,7 @@ echo fi > $K/instances/remove
 echo 1 > $K/tracing_on
 echo 1408 > $K/buffer_size_kb
 echo 50 > $K/read_delay_ms
-echo 0 > $K/events/sched_switch/filter
+echo 0 > $K/events/sched/sched_switch/filter
 echo 0 > $K/options/event-fork
 echo > $K/set_event_pid
 echo > $K/set_event
@@ -70,8 +70,8 @@ echo > $K/kprobe_events
 
 # Opens: a failure is an error, never a crash (a failed allocation in
 # trace's open once freed a NULL array).
-for f in trace trace_pipe per_cpu/cpu0/trace_pipe_raw events/sched_switch/format \
-	 events/sched_switch/filter available_markers kprobe_events; do
+for f in trace trace_pipe per_cpu/cpu0/trace_pipe_raw events/sched/sched_switch/format \
+	 events/sched/sched_switch/filter available_markers kprobe_events; do
 	# Until the open and read make fewer than N allocations.
 	n=1 fails=0
 	while [ $n -le 100 ]; do

@@ -12,13 +12,13 @@ expect_eq "kprobe_events lists both definitions" "$(cat $K/kprobe_events)" \
 "p:kprobes/myopen do_sys_openat2+0 dfd=\$arg1:s32 fname=+0(\$arg2):ustring
 r:kprobes/myopenret do_sys_openat2+0 ret=\$retval:s32"
 expect_eq "available_markers: the probe and its fields" \
-	"$(grep '^kprobes/myopen ' $K/available_markers)" "kprobes/myopen [kprobe] dfd=s32 fname=ustring"
+	"$(grep '^kprobes:myopen ' $K/available_markers)" "kprobes:myopen [kprobe] dfd=s32 fname=ustring"
 expect_eq "available_markers: the return probe" \
-	"$(grep '^kprobes/myopenret ' $K/available_markers)" "kprobes/myopenret [kretprobe] ret=s32"
+	"$(grep '^kprobes:myopenret ' $K/available_markers)" "kprobes:myopenret [kretprobe] ret=s32"
 echo 'myopen myopenret' > $K/set_event
 expect_eq "set_event enables kprobe events by short name" "$(cat $K/set_event)" \
-	"kprobes/myopen
-kprobes/myopenret"
+	"kprobes:myopen
+kprobes:myopenret"
 cat /no/such/file 2>/dev/null
 cat /proc/version > /dev/null
 echo > $K/set_event
@@ -54,7 +54,7 @@ expect_eq "the refused '>' deleted nothing" "$(grep -c . $K/kprobe_events)" "2"
 echo > $K/set_event
 echo '-:myopen' >> $K/kprobe_events
 expect_eq "-:myopen deletes it" "$(cat $K/kprobe_events)" "r:kprobes/myopenret do_sys_openat2+0 ret=\$retval:s32"
-check "deleted probe is gone from available_markers" sh -c "! grep -q '^kprobes/myopen ' $K/available_markers"
+check "deleted probe is gone from available_markers" sh -c "! grep -q '^kprobes:myopen ' $K/available_markers"
 echo > $K/kprobe_events
 expect_eq "'> kprobe_events' deletes all" "$(cat $K/kprobe_events)" ""
 
@@ -87,7 +87,7 @@ check_error "kretprobe blacklist: r __switch_to" kprobe_events 'r ^__switch_to' 
 check_error "bad fetch arg" kprobe_events 'p vfs_read ^$arg0' 'Invalid $argN (N is 1 to 64)'
 check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
 check_error "\$retval on an entry probe" kprobe_events 'p vfs_read ^$retval' '$retval is only for return probes'
-check_error "name clash with a marker" kprobe_events 'p:^sched_switch vfs_read' "A static marker has this name"
+check_error "name clash with a marker of the same system" kprobe_events 'p:sched/^sched_switch vfs_read' "A static marker has this name"
 echo 'p:dup vfs_read' > $K/kprobe_events
 check_error "name clash with a probe" kprobe_events 'p:^dup vfs_write' "A kprobe event with this name exists already"
 check_error "too many args" kprobe_events 'p vfs_read a1=$arg1 a2=$arg1 a3=$arg1 a4=$arg1 a5=$arg1 a6=$arg1 a7=$arg1 a8=$arg1 a9=$arg1 a10=$arg1 a11=$arg1 a12=$arg1 a13=$arg1 a14=$arg1 ^a15=$arg1' "Too many arguments (at most 14)"

@@ -59,7 +59,7 @@ echo 'p:modfn kmark_test:kmark_test_fn n=$arg1:s32' > $K/kprobe_events
 expect_eq "MOD:SYM of a module not loaded is defined, not armed" "$(cat $K/kprobe_events)" \
 	'p:kprobes/modfn kmark_test:kmark_test_fn+0 n=$arg1:s32 # not armed: module kmark_test is not loaded'
 echo kprobes/modfn > $K/set_event
-expect_eq "and it can be enabled before the module loads" "$(cat $K/set_event)" "kprobes/modfn"
+expect_eq "and it can be enabled before the module loads" "$(cat $K/set_event)" "kprobes:modfn"
 insmod $mod
 echo 'p:plainfn kmark_test_fn' >> $K/kprobe_events
 echo kprobes/plainfn >> $K/set_event
@@ -70,7 +70,7 @@ expect_eq "a plain symbol in the module is remembered with it" \
 rmmod kmark_test
 expect_eq "unloaded: both stay defined and enabled" \
 	"$(grep -c 'not armed: module kmark_test is not loaded' $K/kprobe_events) $(cat $K/set_event | tr '\n' ' ')" \
-	"2 kprobes/modfn kprobes/plainfn "
+	"2 kprobes:modfn kprobes:plainfn "
 insmod $mod
 echo 9 > $KT/call
 expect_eq "loaded again: armed again and recording" \

@@ -19,7 +19,7 @@ static int kmark_mark_fire(const char *val, const struct kernel_param *kp)
 	for (i = 0; i < n; i++)
 		kmark(kmark_mod_fire, "seq=%d comm=%s", i, kmark_comm(current));
 	kmark(kmark_mod_zero, "");
-	kmark(sys_sync, "");
+	kmark_system("syscalls", sys_sync, "");
 	return 0;
 }
 

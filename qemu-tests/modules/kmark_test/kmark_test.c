@@ -120,7 +120,7 @@ static int __init kmark_test_init(void)
 	 * A site that disagrees with the kernel's sys_sync marker (format
 	 * ""): at load it stays off with a line in the log, the module loads.
 	 */
-	kmark(sys_sync, "bad=%d", 1);
+	kmark_system("syscalls", sys_sync, "bad=%d", 1);
 
 	if (probe) {
 		ret = kmark_probe_register(probe, NULL, kmark_test_count, NULL);

@@ -6,7 +6,8 @@
 # guest FLAVOUR: boot the check guest and parse its log (in the background
 # while the next kernel builds: a single-threaded guest leaves a core free).
 guest() {
-	local boot_sh=${KMARK_BOOT_SH:-$top/scripts/boot.sh} flavour=$1 dirs=test.d skip= args topics=() t d log rc extra
+	local boot_sh=${KMARK_BOOT_SH:-$top/scripts/boot.sh} flavour=$1 dirs=test.d skip= args
+	local topics=() dats=() t d log rc extra
 	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
 	# without them, so that their first test finds no buffer allocated
 	# yet (and drives its allocation through failures).
@@ -55,9 +56,15 @@ guest() {
 		--expect-suite kmark "${topics[@]}" > "$logdir/$flavour.result"
 	case " $skip " in
 	*" 85-trace-dat "*) ;;
-	*)	# The trace.dat files the guest wrote, opened by the viewers.
+	*)	# The trace.dat files the guest wrote, opened by the viewers:
+		# each recording 85-trace-dat.sh makes (dat_dump NAME MODE).
+		dats=()
+		for t in $(sed -n 's/^dat_dump \([^ ]*\) .*/\1/p' \
+				"$top/qemu-tests/test.d/85-trace-dat.sh"); do
+			dats+=(--expect "$t")
+		done
 		python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
-			> "$logdir/$flavour.dat" 2>&1 ;;
+			"${dats[@]}" > "$logdir/$flavour.dat" 2>&1 ;;
 	esac
 	# x86_64 has the lockdown LSM: two short boots locked down.
 	[ "$flavour" = x86_64 ] || return 0

@@ -5,15 +5,20 @@
 # strings and prev_state a string, the sched plugins' checks (trace-cmd's
 # default plugins, KernelShark's scheduling plugin) still compare what the
 # viewer shows with the kernel's text, decoded, and fail (they used to be
-# skipped and counted as passed); with ftrace's layout they pass.
+# skipped and counted as passed); with ftrace's layout they pass. On the
+# guests' recordings (qemu-tests/dat_check.py), only the skips
+# qemu-tests/skips.py expects are skips: the "owners" recording has no
+# sched events; the "same" one must.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-python3 - "$top/userspace/tests" <<'PY'
+python3 - "$top/userspace/tests" "$top/qemu-tests" <<'PY'
 import contextlib
 import io
 import re
 import sys
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
 import datcheck
+import dat_check
 
 numeric = open(sys.argv[1] +
                '/fixtures/raw-x86_64/events/sched_switch/format').read()
@@ -101,4 +106,12 @@ expect('a recording without sched events: one skip, counted as a skip, '
        'not a pass', c.skipped == 1 and not c.passed and not c.failed and
        'ok - owners: ' in out and '# SKIP no sched_switch' in out, out)
 
+for rec, want in (('owners', (0, 1)), ('same', (1, 0))):
+    c = dat_check.ArchChecks('x86_64')
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        datcheck.check_plugin_output(c, rec + ': ', [], [], ftrace)
+    expect('dat_check.py: no sched events in the "%s" recording: %s' % (
+        rec, 'an expected skip' if want[1] else 'a failure'),
+        (c.failed, c.skipped) == want, out.getvalue())
 PY

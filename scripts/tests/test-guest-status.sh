@@ -5,6 +5,9 @@
 # fixtures/fake-boot.sh, which writes a complete console log
 # (fixtures/console/good.log) and exits 124, as boot.sh does when QEMU
 # timed out. The boot that timed out, and only it, has "not ok boot".
+# And the trace.dat check asks for every recording 85-trace-dat.sh makes:
+# a log with one of the three (fixtures/console/one-recording.log) fails
+# for the other two.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdir=$(mktemp -d)
@@ -37,3 +40,7 @@ expect "none timed out: no result says so" "$(boots 0 0)" ""
 FAKE_LOG= FAKE_STATUS=1 guest x86_64 2> /dev/null
 expect "QEMU wrote nothing: the boot fails" \
 	"$(grep -c '^\[x86_64\] not ok boot  # QEMU did not start (boot.sh exit 1)' "$logdir/x86_64.result")" 1
+FAKE_LOG=$top/scripts/tests/fixtures/console/one-recording.log guest x86_64 2> /dev/null
+expect "a log with one recording of 85-trace-dat.sh's three: the other two fail" \
+	"$(sed -n 's/^\[x86_64\] not ok \([a-z]*\): its KMARK-DAT block is in the console log  # .*/\1/p' "$logdir/x86_64.dat" | tr '\n' ' ')" \
+	"live owners "

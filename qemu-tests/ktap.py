@@ -227,7 +227,7 @@ def main():
         res.add(arch, False, 'boot', f'QEMU exited with status {status}' +
                 (' (timed out: a hang?)' if status == 124 else ''))
     if want_topics:
-        ends = [i for i, x in enumerate(lines) if x.strip() == RUNNER_END]
+        ends = [i for i, x in enumerate(lines) if x.rstrip() == RUNNER_END]
         if not ends:
             res.add(arch, False, 'end', "the guest runner never reached its "
                     f"end line '{RUNNER_END}' (it died or hung)")

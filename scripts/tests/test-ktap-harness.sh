@@ -34,7 +34,7 @@ expect "a hang after every result and the end line (QEMU timed out) is red" \
 	x86_64 no-reboot.log 124 1 '\[x86_64\] not ok boot  # QEMU exited with status 124'
 expect "a hang after the last result is red: the runner's end line is missing" \
 	x86_64 hang-after-last-result.log 124 1 '\[x86_64\] not ok end '
-expect "every result printed, the runner never reached its end line: red" \
+expect "every result printed, the runner never reached its end line (a test printed it, indented): red" \
 	x86_64 no-end-line.log 0 1 '\[x86_64\] not ok end '
 expect "the end line, then no clean reboot: red" \
 	x86_64 no-reboot.log 0 1 '\[x86_64\] not ok reboot '

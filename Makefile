@@ -4,7 +4,8 @@
 #   make build [ARCH=i386]     kernel + initramfs for one arch
 #   make run   [ARCH=i386] [SCRIPT=file.sh] [KERNEL_ARGS=...] [QEMU_ARGS=...]
 #   make demo  [ARCH=i386]     trace context switches for a few seconds
-#   make check                 all tests, both arches; ends "N passed, N failed"
+#   make check                 all tests, both arches; ends "N passed, N failed,
+#                              N skipped"
 #   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
 #   make patches               the git format-patch series in build/patches/
 #   make configs               the configuration matrix (KMARK=n, no kprobes,

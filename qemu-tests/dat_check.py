@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the trace.dat files a guest wrote with 'kmark record -o FILE.dat'.
 
-usage: dat_check.py ARCH CONSOLE_LOG [--no-traceshark]
+usage: dat_check.py FLAVOUR CONSOLE_LOG [--expect NAME]... [--no-traceshark]
 
 The guest prints each recording as base64 of a gzip'ed tar between the
 lines 'KMARK-DAT-BEGIN NAME' and 'KMARK-DAT-END NAME' (see dat_dump in
@@ -24,9 +24,13 @@ plugins), --ts-check, -l, convert --file-version 7, KernelShark's
 libkshark and its scheduling plugin, and traceshark (unless
 --no-traceshark).
 
-Prints "[ARCH] ok NAME" or "[ARCH] not ok NAME  # WHY" per check, then
-"ARCH dat: N passed, N failed"; exits 1 when a check failed or no
-recording was found.
+Each --expect NAME must have its block (85-trace-dat.sh writes three:
+same, live, owners); without --expect, at least one block must be there.
+Prints "[FLAVOUR] ok NAME" or "[FLAVOUR] not ok NAME  # WHY" per check, or
+"[FLAVOUR] skip NAME  # SKIP WHY" for a check that cannot apply to the
+recording and that qemu-tests/skips.py expects (any other skip is a
+failure), then "FLAVOUR dat: N passed, N failed, N skipped"; exits 1 when
+a check failed or a recording is missing.
 """
 
 import base64
@@ -40,7 +44,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "userspace", "tests"))
+sys.path.insert(0, HERE)
 import datcheck  # noqa: E402
+import skips  # noqa: E402
 
 B64_LINE = re.compile(r"^[A-Za-z0-9+/=]+$")
 
@@ -50,8 +56,17 @@ class ArchChecks(datcheck.Checks):
         super().__init__()
         self.arch = arch
 
+    def skip(self, name, why):
+        if skips.allowed(self.arch, name, why):
+            super().skip(name, why)
+        else:
+            self.ok(False, name, "SKIP %s  (not an expected skip on %s: "
+                    "qemu-tests/skips.py)" % (why, self.arch))
+
     def emit(self, ok, name, note):
-        if ok:
+        if ok and note.startswith("SKIP "):
+            print("[%s] skip %s  # %s" % (self.arch, name, note))
+        elif ok:
             print("[%s] ok %s%s" % (self.arch, name,
                                      "  # " + note if note else ""))
         else:
@@ -142,9 +157,21 @@ def check_block(c, arch, name, lines, traceshark):
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 2 or any(a not in ("--no-traceshark",) for a in argv
-                             if a.startswith("--")):
+    args, expect, traceshark = [], [], True
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--no-traceshark":
+            traceshark = False
+        elif argv[i] == "--expect" and i + 1 < len(argv):
+            i += 1
+            expect.append(argv[i])
+        elif argv[i].startswith("--"):
+            args = []
+            break
+        else:
+            args.append(argv[i])
+        i += 1
+    if len(args) != 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     arch, log_path = args
@@ -156,12 +183,19 @@ def main(argv):
         c.ok(False, "read the console log", str(e))
         log = ""
     found = blocks(log)
-    c.ok(bool(found), "KMARK-DAT blocks in the console log",
-         "no 'KMARK-DAT-BEGIN NAME' ... 'KMARK-DAT-END NAME' block")
+    if expect:
+        for name in expect:
+            c.ok(name in found, "%s: its KMARK-DAT block is in the console "
+                 "log" % name, "no complete 'KMARK-DAT-BEGIN %s' ... "
+                 "'KMARK-DAT-END %s' block (blocks: %s)" % (
+                     name, name, " ".join(sorted(found)) or "none"))
+    else:
+        c.ok(bool(found), "KMARK-DAT blocks in the console log",
+             "no 'KMARK-DAT-BEGIN NAME' ... 'KMARK-DAT-END NAME' block")
     for name in sorted(found):
-        check_block(c, arch, name, found[name],
-                    "--no-traceshark" not in argv)
-    print("%s dat: %d passed, %d failed" % (arch, c.passed, c.failed))
+        check_block(c, arch, name, found[name], traceshark)
+    print("%s dat: %d passed, %d failed, %d skipped" % (
+        arch, c.passed, c.failed, c.skipped))
     return 1 if c.failed else 0
 
 

@@ -44,7 +44,8 @@
  *                     truncates, a appends; FILE relative to $K) set the
  *                     state up. Each failure must leave kmark's state (the
  *                     control files that describe it) as it was; each
- *                     success as a run without failures leaves it. Prints
+ *                     success as a run without failures leaves it; an
+ *                     error must come from the failed allocation. Prints
  *                     "ok FAILS of N" or "bad N: why"
  */
 #define _GNU_SOURCE
@@ -258,9 +259,11 @@ static void kstate(char *out, size_t size)
 {
 	static const char * const files[] = {
 		"set_event", "kprobe_events", "buffer_size_kb", "tracing_on",
+		"read_delay_ms", "buffer_percent",
 		"events/sched/sched_switch/filter", "events/kprobes/fa/filter",
 		"set_event_pid", "set_event_notrace_pid", "options/event-fork",
 		"instances/fi/set_event", "instances/fi/buffer_size_kb",
+		"instances/fi/read_delay_ms", "instances/fi/buffer_percent",
 		"instances/fi/events/sched/sched_switch/filter",
 	};
 	char path[512];
@@ -397,6 +400,12 @@ static int sweep(int argc, char **argv)
 				return 0;
 			}
 		} else {
+			/* An error, but not from the failure injected. */
+			if (!strstr(res, " reached")) {
+				printf("bad %d: failed (%s) with no allocation failed\n",
+				       n, res);
+				return 0;
+			}
 			fails++;
 			if (strcmp(now, before)) {
 				printf("bad %d: failed (%s) and changed the state: %s\n", n, res, now);

@@ -2,19 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0
 """Parse a kmark guest's console log: KTAP results and kernel trouble.
 
-Usage: ktap.py ARCH LOG [--expect-suite NAME]... [--expect-guest TOPIC]...
+Usage: ktap.py FLAVOUR LOG [--boot-status N] [--expect-suite NAME]...
+                 [--expect-guest TOPIC]...
 
 The log holds KTAP documents (Documentation/dev-tools/ktap.rst): KUnit's,
 printed by the kernel at boot (with printk timestamps), and the guest
-runner's. Every leaf test becomes one line "[ARCH] ok|not ok|skip PATH".
+runner's. Every leaf test becomes one line "[FLAVOUR] ok|not ok|skip PATH".
 A test skipped without a reason, a plan that does not match the results, a
 missing suite or topic, or a kernel problem in the log (panic, oops, BUG:,
-WARNING:, lockdep) is a failure. Prints "ARCH: N passed, N failed, N skipped"
-(a skip, with its reason, is neither passed nor failed) and exits
-1 if anything failed.
+WARNING:, lockdep) is a failure. So is a skip that qemu-tests/skips.py does
+not expect on FLAVOUR (a test skipped on a kernel where it is meant to
+run). With --expect-guest, the runner must have reached its end line
+("# kmark guest tests done") and the guest rebooted cleanly after it
+("reboot: Restarting system"); --boot-status is QEMU's exit status
+(scripts/boot.sh: 124 when it timed out), a failure unless 0. Prints
+"FLAVOUR: N passed, N failed, N skipped" (an expected skip, with its
+reason, is neither passed nor failed) and exits 1 if anything failed.
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skips  # noqa: E402
 
 TS = re.compile(r'^\[\s*\d+\.\d+\] ?')
 RESULT = re.compile(r'^(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(.*))?$')
@@ -34,7 +44,11 @@ class Result:
 
     def add(self, arch, ok, path, note=''):
         word = 'ok' if ok is True else 'not ok'
-        if ok and note.startswith('SKIP'):
+        if ok and note.upper().startswith('SKIP') and \
+                not skips.allowed(arch, path, note[4:].strip()):
+            ok, word = False, 'not ok'
+            note += f'  (not an expected skip on {arch}: qemu-tests/skips.py)'
+        if ok and note.upper().startswith('SKIP'):
             word = 'skip'
             self.skipped += 1   # neither passed nor failed
         elif ok:
@@ -55,6 +69,11 @@ FAULT_END = 'KMARK-FAULT-INJECTION end'
 ALLOC_FAILURE = re.compile(r'(vmalloc error: size \d+, |'
                            r'page allocation failure: order:)')
 ALLOC_FAILURE_END = re.compile(r'</TASK>|Mem-Info:')
+
+# qemu-tests/runner.sh's last line, and the kernel's when /init's
+# "reboot -f" restarts it (QEMU's -no-reboot then exits).
+RUNNER_END = '# kmark guest tests done'
+REBOOT = re.compile(r'^reboot: Restarting system')
 
 
 def find_trouble(lines):
@@ -164,13 +183,21 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     arch, path = args[0], args[1]
-    want_suites, want_topics = [], []
+    want_suites, want_topics, status = [], [], None
     k = 2
     while k < len(args):
+        if k + 1 >= len(args):
+            print(__doc__, file=sys.stderr)
+            return 2
         if args[k] == '--expect-suite':
             want_suites.append(args[k + 1])
         elif args[k] == '--expect-guest':
             want_topics.append(args[k + 1])
+        elif args[k] == '--boot-status':
+            status = int(args[k + 1])
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
         k += 2
     with open(path, errors='replace') as f:
         lines = [strip(x) for x in f]
@@ -196,6 +223,17 @@ def main():
             res.add(arch, False, t, 'guest test missing from the log (crash or timeout?)')
     if not docs:
         res.add(arch, False, 'ktap', 'no KTAP output in the log')
+    if status:
+        res.add(arch, False, 'boot', f'QEMU exited with status {status}' +
+                (' (timed out: a hang?)' if status == 124 else ''))
+    if want_topics:
+        ends = [i for i, x in enumerate(lines) if x.rstrip() == RUNNER_END]
+        if not ends:
+            res.add(arch, False, 'end', "the guest runner never reached its "
+                    f"end line '{RUNNER_END}' (it died or hung)")
+        elif not any(REBOOT.match(x) for x in lines[ends[-1]:]):
+            res.add(arch, False, 'reboot', 'the guest did not reboot cleanly '
+                    "after the tests (no 'reboot: Restarting system')")
 
     for line in res.lines:
         print(line)

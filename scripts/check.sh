@@ -9,44 +9,35 @@
 #                  the guest tests plus the stress tests of qemu-tests/stress.d
 # (FLAVOURS= picks others: x86_64-stress is the same with KASAN, i386 the
 # single-CPU i386 kernel with patched NOPs.)
-# then the bench in one short round. Ends with "N passed, N failed"; tests
-# skipped (each with its reason) are counted on a line of their own.
+# then the bench in one short round. Ends with one line, its last,
+# "N passed, N failed, N skipped"; the skips are named above it, each with
+# its reason, and only those qemu-tests/skips.py expects on their kernel
+# count as skips (any other is a failure). A guest that timed out, did not
+# reach the runner's end line or did not reboot cleanly fails too.
 # All of it is read before any of it runs (main at the end), so that editing
 # this file while a check runs cannot derail the run.
 main() {
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+. "$top/scripts/tally.sh"
+. "$top/scripts/guest.sh"
 INFO_TAG=CHECK
 FLAVOURS=${FLAVOURS:-${ARCHES:-x86_64 i386-stress}}
 start=$(date +%s)
-passed=0 failed=0 skipped=0
-add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + ${3:-0})); }
-# Take "N passed, N failed[, N skipped]" from a runner's output.
-count() {
-	local line
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
-	if [ -z "$line" ]; then
-		echo "kmark: $2 printed no result line" >&2
-		add 0 1
-		return
-	fi
-	add "$(echo "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/')" \
-	    "$(echo "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/')" \
-	    "$(echo "$line" | sed -nE 's/.*\b([0-9]+) skipped.*/\1/p')"
-}
 
-"$top/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+"$top/scripts/setup.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 logdir=$BUILD/check
 mkdir -p "$logdir"
+tally_init "$logdir/skips"
 # The configuration matrix (make configs) builds kmark's objects in six
 # more configurations, niced: in the cycles the host tests and the
 # single-threaded guests leave idle, not in the kernel builds' (it was
 # measured slowing the x86_64 build from about 5 to 8.5 min un-niced).
 # The kernel tree is prepared first: every build below reads it.
 "$top/scripts/prepare-tree.sh" > "$logdir/prepare.log" 2>&1 ||
-	{ cat "$logdir/prepare.log"; echo "0 passed, 1 failed"; exit 1; }
+	{ cat "$logdir/prepare.log"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 configs_pid=
 if [ "${CHECK_CONFIGS:-1}" = 1 ]; then
 	info "configuration matrix (make configs), in the background"
@@ -72,76 +63,6 @@ host_report() {
 	fi
 	grep -E '^not ok|passed, [0-9]+ failed' "$logdir/scripts.log" | sed 's/^/[scripts] /' || true
 	count "$logdir/scripts.log" "scripts tests"
-}
-
-# guest FLAVOUR: boot the check guest and parse its log (in the background
-# while the next kernel builds: a single-threaded guest leaves a core free).
-guest() {
-	local flavour=$1 dirs=test.d skip= args topics=() t d log rc extra
-	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
-	# without them, so that their first test finds no buffer allocated
-	# yet (and drives its allocation through failures).
-	args='kmark_kprobe=p:bootsync,ksys_sync,c=$comm;p:initp,kernel_init_freeable kmark_event=sys_sync,bootsync'
-	case "$flavour" in
-	x86_64) ;;
-	# A stress kernel runs the same suite on two real CPUs, less what
-	# only repeats x86_64's run: 60-toggle-stress (it patches static
-	# keys; there is no patching here, and the storm toggles
-	# concurrently), 72 (the parser), the documents' commands, 99 (it
-	# fills the table of task names, and stress.d comes after it), and on
-	# x86_64 the viewers' files (i386's are the only 32-bit ones).
-	# slab_nomerge: with kmemleak, fault injection fails only the kmalloc
-	# caches (qemu-tests/lib.sh), and a cache others merged into refuses.
-	*-stress) dirs="test.d stress.d"; args=slab_nomerge
-		skip="60-toggle-stress 72-kprobe-syntax-errors 15-doc-commands 99-comm-table-full"
-		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat" ;;
-	*) args= ;;
-	esac
-	# test.d/15-doc-commands is made from the documents by mkinitramfs.sh.
-	for d in $dirs; do
-		extra=
-		[ "$d" != test.d ] || extra=15-doc-commands.sh
-		for t in "$top"/qemu-tests/$d/*.sh $extra; do
-			t=$(basename "$t" .sh)
-			case " $skip " in *" $t "*) continue ;; esac
-			topics+=(--expect-guest "$t")
-		done
-	done
-	log=$logdir/$flavour.log
-	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat" \
-		"$logdir/$flavour"-lockdown-*
-	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs TESTSKIP="$skip" \
-		KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
-		"$top/scripts/boot.sh" "$flavour" check \
-		2> "$logdir/$flavour.boot"
-	rc=$?
-	if [ ! -s "$log" ]; then
-		echo "[$flavour] not ok boot  # QEMU did not start (boot.sh exit $rc)" \
-			> "$logdir/$flavour.result"
-		echo "$flavour: 0 passed, 1 failed" >> "$logdir/$flavour.result"
-		return
-	fi
-	python3 "$top/qemu-tests/ktap.py" "$flavour" "$log" \
-		--expect-suite kmark "${topics[@]}" > "$logdir/$flavour.result"
-	case " $skip " in
-	*" 85-trace-dat "*) ;;
-	*)	# The trace.dat files the guest wrote, opened by the viewers.
-		python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
-			> "$logdir/$flavour.dat" 2>&1 ;;
-	esac
-	# x86_64 has the lockdown LSM: two short boots locked down.
-	[ "$flavour" = x86_64 ] || return 0
-	for level in integrity confidentiality; do
-		log=$logdir/$flavour-lockdown-$level.log
-		rm -f "$log"
-		LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=lockdown.d \
-			KERNEL_ARGS="lockdown=$level kmark_kprobe=p:lockp,ksys_sync" \
-			"$top/scripts/boot.sh" "$flavour" check \
-			2> "$logdir/$flavour-lockdown-$level.boot"
-		python3 "$top/qemu-tests/ktap.py" "$flavour-lockdown-$level" "$log" \
-			--expect-suite kmark --expect-guest 10-lockdown \
-			> "$logdir/$flavour-lockdown-$level.result"
-	done
 }
 
 report() {
@@ -271,9 +192,7 @@ wait "$patches_pid"
 grep -E '^not ok|^# ' "$logdir/patches.log" | sed 's/^/[patches] /' || true
 count "$logdir/patches.log" "make patches"
 info "done in $(( $(date +%s) - start )) s"
-echo "$skipped skipped (each with its reason above)"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally_close
 }
 main "$@"
 exit $?

@@ -2,12 +2,20 @@
 # description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears, filters, trace_marker), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe, an instance made, used, read and removed (also while busy); then no leak, tracing works from scratch, and a quiet phase accounts for every event
 # timeout: 300
 . /tests/lib.sh
-plan 10
+plan 12
 reset_kmark
 echo > $K/kprobe_events
 STOP=/tmp/storm.stop
-rm -f $STOP /tmp/storm.removed
+rm -f $STOP /tmp/storm.removed /tmp/storm.kmark_*
 running() { [ ! -e $STOP ]; }
+# counted NAME CMD...: run CMD; a line in /tmp/storm.NAME if it
+# succeeded, in /tmp/storm.NAME-failed if not.
+counted() {
+	c=/tmp/storm.$1
+	shift
+	if "$@"; then echo >> $c; else echo >> $c-failed; fi
+}
+lines() { cat /tmp/storm.$1 2>/dev/null | wc -l; }
 mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
 pids=
 bg() { "$@" > /dev/null 2>&1 & pids="$pids $!"; }
@@ -60,9 +68,9 @@ w_kprobes() {
 w_error_log() { while running; do cat $K/error_log; echo > $K/error_log; done; }
 w_module() {
 	while running; do
-		insmod $mod probe=sched_switch
+		counted kmark_test.loads insmod $mod probe=sched_switch
 		cat /sys/kernel/debug/kmark_test/hits
-		rmmod kmark_test
+		counted kmark_test.unloads rmmod kmark_test
 	done
 }
 # Markers in a module: enabled by 'module:*' (also before it loads), fired
@@ -71,10 +79,10 @@ markmod=/lib/modules/$(uname -r)/extra/kmark_mark.ko
 w_mod_markers() {
 	while running; do
 		echo 'kmark_mark:*' >> $K/set_event
-		insmod $markmod
+		counted kmark_mark.loads insmod $markmod
 		echo 200 > /sys/module/kmark_mark/parameters/fire &
 		taskset 2 sh -c 'echo 200 > /sys/module/kmark_mark/parameters/fire' &
-		rmmod kmark_mark
+		counted kmark_mark.unloads rmmod kmark_mark
 		wait
 		echo '!kmark_mark:*' >> $K/set_event
 	done
@@ -139,13 +147,26 @@ bg r_raw 0
 bg r_raw 1
 
 sleep 30
+# Every worker loops until $STOP: one that is gone by now died.
+workers=0 alive=0
+for p in $pids; do
+	workers=$((workers + 1))
+	[ ! -d /proc/$p ] || alive=$((alive + 1))
+done
 touch $STOP
 wait $pids
 kill $blocking
 wait
-ok "the storm ran 30 s (the console is checked for splats on the host)"
+check "the storm ran 30 s, its $workers workers all running at its end: $alive (the console is checked for splats on the host)" \
+	test "$alive" -eq "$workers" -a "$workers" -gt 0
 removed=$(cat /tmp/storm.removed 2>/dev/null | wc -l)
 check "instances made and removed during the storm: $removed" test "$removed" -gt 0
+for m in kmark_test kmark_mark; do
+	l=$(lines $m.loads) u=$(lines $m.unloads)
+	lf=$(lines $m.loads-failed) uf=$(lines $m.unloads-failed)
+	check "$m loaded $l times and unloaded $u times during the storm, none failed ($lf insmod, $uf rmmod)" \
+		test "$l" -gt 0 -a "$u" -eq "$l" -a "$lf" -eq 0 -a "$uf" -eq 0
+done
 rmmod kmark_test 2>/dev/null
 rmmod kmark_mark 2>/dev/null
 
@@ -206,15 +227,17 @@ expect_eq "the readers were told of every event lost" "$lost" "$drops"
 echo 1408 > $K/buffer_size_kb
 
 # Leaks: kmemleak's report, for kmark's own allocations.
+# A scan that fails (kmemleak disabled itself, say) is a failure.
 if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan > /sys/kernel/debug/kmemleak
+	scan=ok
+	echo scan > /sys/kernel/debug/kmemleak || scan="scan failed"
 	sleep 1
-	echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak > /tmp/leaks
+	echo scan > /sys/kernel/debug/kmemleak || scan="scan failed"
+	cat /sys/kernel/debug/kmemleak > /tmp/leaks || scan="$scan, report unreadable"
 	diag "kmemleak: $(grep -c '^unreferenced object' /tmp/leaks) unreferenced objects in all"
 	n=$(awk '/^unreferenced object/ { if (obj && k) n++; obj = 1; k = 0 } /kmark/ { k = 1 } END { if (obj && k) n++; print n + 0 }' /tmp/leaks)
 	grep -B2 -A20 kmark /tmp/leaks | head -n 40 | sed 's/^/# /'
-	expect_eq "kmemleak: no leak with kmark in its backtrace" "$n" "0"
+	expect_eq "kmemleak: scanned, no leak with kmark in its backtrace" "$scan $n" "ok 0"
 else
 	skip "kmemleak" "this kernel has no kmemleak"
 fi

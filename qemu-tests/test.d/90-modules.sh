@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: a module's probes on markers: sched_switch runs them where ftrace's tracepoint fires (current, mm, irqs, rq lock); a module detaches its probe at unload even when the allocator fails, and nothing calls into it afterwards
 . /tests/lib.sh
-plan 14
+plan 15
 reset_kmark
 mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
 KT=/sys/kernel/debug/kmark_test
@@ -24,28 +24,37 @@ expect_eq "lockdep sees the runqueue lock held (lockdep kernels)" "$(field bad_l
 # Unloading while the marker records: the module's probe and the recorder
 # share sys_sync, so taking the module's out needs a smaller array. With
 # that allocation (or any other of rmmod) failing, the probe must still be
-# gone when rmmod returns: a sync afterwards would call freed code.
+# gone when rmmod returns: a sync afterwards would call freed code. Nothing
+# in delete_module() before the module's exit can fail for want of memory:
+# every rmmod must succeed and unload the module.
 echo sys_sync > $K/set_event
 echo > $K/trace
 fault_setup
-n=1 gone=0 bad= res=
+n=1 gone=0 failed=0 bad= res=
 while [ $n -le 60 ]; do
 	insmod $mod probe=sys_sync || { bad="insmod failed at N=$n"; break; }
 	kmark-testprog sync 1
 	[ "$(cat $KT/hits)" = 1 ] || { bad="the module's probe did not fire at N=$n"; break; }
 	res=$(kmark-testprog failnth $n rmmod kmark_test)
+	case "$res" in *" reached") failed=$((failed + 1)) ;; esac
 	if grep -q '^kmark_test ' /proc/modules; then
-		rmmod kmark_test || { bad="the module stayed at N=$n ($res)"; break; }
-	else
-		gone=$((gone + 1))
+		rmmod kmark_test
+		bad="rmmod said '$res' at N=$n and the module stayed"
+		break
 	fi
+	case "$res" in
+	ok*) gone=$((gone + 1)) ;;
+	*) bad="rmmod said '$res' at N=$n, yet the module is gone"; break ;;
+	esac
 	kmark-testprog sync 1
 	[ "$res" = ok ] && break	# rmmod allocated fewer than N times
 	n=$((n + 1))
 done
 fault_end
-diag "rmmod with its Nth allocation failing, N = 1..$n: $gone unloads"
+diag "rmmod with its Nth allocation failing, N = 1..$n: $gone unloads, $failed allocations failed"
 expect_eq "every unload under failing allocations left nothing behind" "$bad" ""
+check "rmmod met failed allocations ($failed), and unloaded every time ($gone of $n)" \
+	test "$failed" -gt 0 -a "$gone" = "$n"
 expect_eq "the recorder saw every sync (2 per round)" \
 	"$(grep -c ': sys_sync: ' $K/trace)" "$((2 * n))"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back; the sample's kthread marker; a few hundred load/fire/unload rounds while tracing, each recorded, with a clean log (lockdep on i386 and the stress kernel) and nothing left behind
+# description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back; the sample's kthread marker; a few hundred load/fire/unload rounds while tracing, each recorded, with a clean log (lockdep on i386 and the stress kernel) and nothing left behind; an unload whose allocations fail still unloads and takes the marker along
 . /tests/lib.sh
-plan 25
+plan 27
 reset_kmark
 rmmod kmark_mark 2>/dev/null
 F=/sys/module/kmark_mark/parameters/fire
@@ -139,4 +139,43 @@ expect_eq "the kernel log stayed clean (no lockdep report, warning or BUG)" \
 expect_eq "nothing left behind: markers, events/ dirs; the token still waits" \
 	"$(wc -l < $K/available_markers) $(ls $K/events | wc -l) $(cat $K/set_event)" \
 	"$before kmark_mark:*"
+
+# Unloads that meet failed allocations: kmark_mark unloaded with its
+# marker enabled and recorded, the Nth allocation of rmmod failing (N = 1,
+# 2, ... until rmmod allocates fewer). Each rmmod succeeds (nothing before
+# the module's exit can fail for want of memory), the marker leaves the
+# namespace (available_markers, set_event, events/) and its records still
+# render. (fault_setup sets F: the parameter by its full path.)
+echo > $K/trace
+fault_setup
+n=1 gone=0 failed=0 bad= res=
+while [ $n -le 60 ]; do
+	insmod $mm || { bad="insmod failed at N=$n"; break; }
+	echo 'kmark_mark:kmark_mod_fire' > $K/set_event
+	echo 1 > /sys/module/kmark_mark/parameters/fire
+	res=$(kmark-testprog failnth $n rmmod kmark_mark)
+	case "$res" in *" reached") failed=$((failed + 1)) ;; esac
+	if grep -q '^kmark_mark ' /proc/modules; then
+		rmmod kmark_mark
+		bad="rmmod said '$res' at N=$n and the module stayed"
+		break
+	fi
+	case "$res" in
+	ok*) gone=$((gone + 1)) ;;
+	*) bad="rmmod said '$res' at N=$n, yet the module is gone"; break ;;
+	esac
+	if grep -q kmark_mod_fire $K/available_markers || grep -q kmark_mod $K/set_event ||
+	   [ -e $K/events/kmark_mod_fire ]; then
+		bad="the marker outlived its module at N=$n ($res)"
+		break
+	fi
+	[ "$res" = ok ] && break	# rmmod allocated fewer than N times
+	n=$((n + 1))
+done
+fault_end
+diag "rmmod kmark_mark with its Nth allocation failing, N = 1..$n: $gone unloads, $failed allocations failed"
+expect_eq "an unload meeting a failed allocation: rmmod succeeds, the marker leaves with the module" \
+	"$bad" ""
+check "rmmod met failed allocations ($failed), unloaded every time ($gone of $n); each round's record renders" \
+	test "$failed" -gt 0 -a "$gone" = "$n" -a "$(fires $K/trace)" = "$n"
 reset_kmark

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "datfile.h"
@@ -362,33 +363,73 @@ static void test_read_back(const char *arch, const char *dat,
 }
 
 /* run tests/datcheck.py; each of its lines becomes a check */
+/*
+ * Run @cmd, a viewer check (tests/datcheck.py), and make each of its
+ * "ok - " / "not ok - " lines a check of ours when @checks (else print it as
+ * a diagnostic). "ok - NAME  # SKIP WHY" is a failure here: on these
+ * fixtures every viewer check applies. Returns whether the command passed
+ * as a whole: at least one line, none failed or skipped, exit status 0;
+ * @n: its lines.
+ */
+static bool tap_lines(const char *cmd, bool checks, int *n)
+{
+	char line[4096];
+	int bad = 0, rc;
+	FILE *p = popen(cmd, "r");
+
+	*n = 0;
+	if (!p)
+		return false;
+	while (fgets(line, sizeof(line), p)) {
+		bool ok = !strncmp(line, "ok - ", 5), skip;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!ok && strncmp(line, "not ok - ", 9)) {
+			printf("%s%s\n", line[0] == '#' ? "" : "# ", line);
+			continue;
+		}
+		skip = ok && strstr(line, "  # SKIP ");
+		(*n)++;
+		bad += !ok || skip;
+		if (checks)
+			check(ok && !skip, "dat: %s%s", line + (ok ? 5 : 9),
+			      skip ? " (skipped: every check applies here)" : "");
+		else
+			printf("# %s\n", line);
+	}
+	rc = pclose(p);
+	return *n > 0 && !bad && rc != -1 && WIFEXITED(rc) &&
+	       WEXITSTATUS(rc) == 0;
+}
+
 static void run_datcheck(const char *args)
 {
-	char cmd[2048], line[4096];
-	FILE *p;
-	int n = 0, rc;
+	char cmd[2048];
+	bool ok;
+	int n;
 
 	snprintf(cmd, sizeof(cmd), "python3 '%s/../datcheck.py' %s 2>&1",
 		 fixtures, args);
-	p = popen(cmd, "r");
-	if (!p) {
-		check(false, "dat: run %s", cmd);
-		return;
-	}
-	while (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "ok - ", 5)) {
-			check(true, "dat: %s", line + 5);
-			n++;
-		} else if (!strncmp(line, "not ok - ", 9)) {
-			check(false, "dat: %s", line + 9);
-			n++;
-		} else {
-			printf("%s%s\n", line[0] == '#' ? "" : "# ", line);
-		}
-	}
-	rc = pclose(p);
-	check(n > 0 && rc != -1, "dat: datcheck.py ran (%d checks)", n);
+	ok = tap_lines(cmd, true, &n);
+	check(ok, "dat: datcheck.py ran %d checks, none failed or skipped, exit status 0",
+	      n);
+}
+
+/* tap_lines()'s verdict on canned viewer checks. */
+static void test_tap_verdict(void)
+{
+	int n;
+
+	check(tap_lines("printf 'ok - a\\nok - b\\n'", false, &n) && n == 2,
+	      "dat: a viewer check whose lines pass and that exits 0 passes");
+	check(!tap_lines("printf 'ok - a\\n'; exit 3", false, &n),
+	      "dat: a viewer check that exits 3 after its ok lines fails");
+	check(!tap_lines("printf 'ok - a\\nok - b  # SKIP why\\n'", false, &n),
+	      "dat: a viewer check with a skip fails");
+	check(!tap_lines("printf 'ok - a\\nnot ok - b  # why\\n'", false, &n),
+	      "dat: a viewer check with a failure fails");
+	check(!tap_lines("echo nothing", false, &n),
+	      "dat: a viewer check without a result fails");
 }
 
 /*
@@ -443,8 +484,9 @@ static void test_dat_check(const char *arch, const char *root,
 			const char *l = line + strlen(pre);
 
 			ok += !strncmp(l, "ok ", 3);
-			bad += !strncmp(l, "not ok ", 7);
-			if (!strncmp(l, "not ok ", 7) || l[0] == '#')
+			/* a skip too: every check applies to this log */
+			bad += !strncmp(l, "not ok ", 7) || !strncmp(l, "skip ", 5);
+			if (strncmp(l, "ok ", 3))
 				printf("# %s\n", line);
 		}
 		if (!strncmp(line, end, strlen(end)))
@@ -699,6 +741,7 @@ static void test_instance(void)
 
 void test_dat(void)
 {
+	test_tap_verdict();
 	test_print_fmt();
 	test_pages();
 	test_arch("x86_64");

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The skips a run may have: everything else a test skips is a failure.
+
+A test that skips on a kernel where it is meant to run hides a failure
+(a test that skips "no ftrace" on x86_64, which has ftrace, tests
+nothing). qemu-tests/ktap.py and qemu-tests/dat_check.py count a skip
+found here as a skip, named with its reason; any other skip as a failure.
+
+Each entry: (flavours, test, reason, why it is expected)
+  flavours  space-separated globs of the flavour, as ktap.py and
+            dat_check.py are given it (x86_64, i386-stress,
+            x86_64-lockdown-integrity, ...)
+  test      a glob of the result's path ("32-sched-vs-ftrace.*",
+            "kmark.kmark_test_comm_current", "owners: *")
+  reason    a regular expression the skip's reason must match (re.search)
+"""
+import fnmatch
+import re
+
+# The flavours whose kernels have no ftrace (scripts/config: i386.config
+# and stress.config turn CONFIG_FTRACE off; x86_64.config turns it on).
+NO_FTRACE = 'i386 i386-stress x86_64-stress'
+
+ALLOWED = [
+    (NO_FTRACE, '32-sched-vs-ftrace.*', r'^no ftrace in this kernel$',
+     'the comparison with ftrace needs ftrace'),
+    ('i386 i386-bench', '15-doc-commands.*',
+     r'^the documents show x86_64 output$',
+     "the documents' commands are compared with their x86_64 output"),
+    # Only x86_64's check boot has kmark_event= on its command line, which
+    # allocates the buffer (and the table of names) before KUnit runs.
+    ('i386 i386-stress x86_64-stress x86_64-lockdown-*',
+     'kmark.kmark_test_comm_current', r'^no buffer allocated yet',
+     'no kmark_event= at boot: the table of names is made later'),
+    # 85-trace-dat's "owners" recording has no sched events by design.
+    ('*', 'owners: *', r'^no sched_switch( or sched_wakeup)? events$',
+     'the recording without sched events has none for the sched plugins'),
+]
+
+
+def allowed(flavour, test, reason):
+    """Whether @test may skip on @flavour for @reason."""
+    for flavours, pattern, why, _ in ALLOWED:
+        if any(fnmatch.fnmatchcase(flavour, f) for f in flavours.split()) \
+                and fnmatch.fnmatchcase(test, pattern) \
+                and re.search(why, reason):
+            return True
+    return False

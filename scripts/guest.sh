@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# make check's guests (sourced by scripts/check.sh; scripts/tests/
+# test-guest-status.sh runs guest() with a stand-in for boot.sh,
+# KMARK_BOOT_SH, that writes a canned console log and exits with a
+# given status). Needs $top and $logdir.
+# guest FLAVOUR: boot the check guest and parse its log (in the background
+# while the next kernel builds: a single-threaded guest leaves a core free).
+guest() {
+	local boot_sh=${KMARK_BOOT_SH:-$top/scripts/boot.sh} flavour=$1 dirs=test.d skip= args
+	local topics=() dats=() t d log rc extra
+	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
+	# without them, so that their first test finds no buffer allocated
+	# yet (and drives its allocation through failures).
+	args='kmark_kprobe=p:bootsync,ksys_sync,c=$comm;p:initp,kernel_init_freeable kmark_event=sys_sync,bootsync'
+	case "$flavour" in
+	x86_64) ;;
+	# A stress kernel runs the same suite on two real CPUs, less what
+	# only repeats x86_64's run: 60-toggle-stress (it patches static
+	# keys; there is no patching here, and the storm toggles
+	# concurrently), 72 (the parser), the documents' commands, 99 (it
+	# fills the table of task names, and stress.d comes after it), and on
+	# x86_64 the viewers' files (i386's are the only 32-bit ones).
+	# slab_nomerge: with kmemleak, fault injection fails only the kmalloc
+	# caches (qemu-tests/lib.sh), and a cache others merged into refuses.
+	*-stress) dirs="test.d stress.d"; args=slab_nomerge
+		skip="60-toggle-stress 72-kprobe-syntax-errors 15-doc-commands 99-comm-table-full"
+		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat" ;;
+	*) args= ;;
+	esac
+	# test.d/15-doc-commands is made from the documents by mkinitramfs.sh.
+	for d in $dirs; do
+		extra=
+		[ "$d" != test.d ] || extra=15-doc-commands.sh
+		for t in "$top"/qemu-tests/$d/*.sh $extra; do
+			t=$(basename "$t" .sh)
+			case " $skip " in *" $t "*) continue ;; esac
+			topics+=(--expect-guest "$t")
+		done
+	done
+	log=$logdir/$flavour.log
+	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat" \
+		"$logdir/$flavour"-lockdown-*
+	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs TESTSKIP="$skip" \
+		KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
+		"$boot_sh" "$flavour" check \
+		2> "$logdir/$flavour.boot"
+	rc=$?
+	if [ ! -s "$log" ]; then
+		echo "[$flavour] not ok boot  # QEMU did not start (boot.sh exit $rc)" \
+			> "$logdir/$flavour.result"
+		echo "$flavour: 0 passed, 1 failed, 0 skipped" >> "$logdir/$flavour.result"
+		return
+	fi
+	# boot.sh's status: QEMU's (124: killed by the timeout).
+	python3 "$top/qemu-tests/ktap.py" "$flavour" "$log" --boot-status "$rc" \
+		--expect-suite kmark "${topics[@]}" > "$logdir/$flavour.result"
+	case " $skip " in
+	*" 85-trace-dat "*) ;;
+	*)	# The trace.dat files the guest wrote, opened by the viewers:
+		# each recording 85-trace-dat.sh makes (dat_dump NAME MODE).
+		dats=()
+		for t in $(sed -n 's/^dat_dump \([^ ]*\) .*/\1/p' \
+				"$top/qemu-tests/test.d/85-trace-dat.sh"); do
+			dats+=(--expect "$t")
+		done
+		python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
+			"${dats[@]}" > "$logdir/$flavour.dat" 2>&1 ;;
+	esac
+	# x86_64 has the lockdown LSM: two short boots locked down.
+	[ "$flavour" = x86_64 ] || return 0
+	for level in integrity confidentiality; do
+		log=$logdir/$flavour-lockdown-$level.log
+		rm -f "$log"
+		LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=lockdown.d \
+			KERNEL_ARGS="lockdown=$level kmark_kprobe=p:lockp,ksys_sync" \
+			"$boot_sh" "$flavour" check \
+			2> "$logdir/$flavour-lockdown-$level.boot"
+		rc=$?
+		python3 "$top/qemu-tests/ktap.py" "$flavour-lockdown-$level" "$log" \
+			--boot-status "$rc" --expect-suite kmark --expect-guest 10-lockdown \
+			> "$logdir/$flavour-lockdown-$level.result"
+	done
+}

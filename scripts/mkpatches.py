@@ -133,6 +133,27 @@ when it loads and re-armed when it comes back.
 """,
     },
     {
+        'subject': 'kmark: hist triggers and synthetic events over tracing_map',
+        'files': ['kernel/trace/kmark_hist.c', 'kernel/trace/kmark_synth.c'],
+        'patches': [],
+        'kconfig': ['KMARK_HIST'], 'make': ['KMARK_HIST', 'TRACING_MAP'],
+        'body': """\
+ftrace's hist triggers, with ftrace's grammar and its hist file's output,
+on kmark's events: keys (fields, common_pid with .execname,
+common_stacktrace, strings), values, sort, size, name, pause, continue,
+clear, nohitcount, 'if FILTER', the modifiers hex, sym, sym-offset,
+execname, log2, buckets=N, usecs, percent and graph, and Totals with Hits,
+Entries and Dropped. The table is the kernel's tracing_map: preallocated
+and lock-free, so a hit never allocates and a full table counts its drops.
+tracing_map.o is built for kmark when ftrace's hist triggers do not build
+it (kmark works with FTRACE=n).
+
+Variables, $VAR across two events' hists, onmatch().trace() into
+synthetic events (the synthetic_events file) and onmax().save() measure
+the latency between two events, as histogram.rst's wakeup_latency does.
+""",
+    },
+    {
         'subject': 'kmark: KUnit tests',
         'files': ['kernel/trace/kmark_kunit.c'],
         'patches': [],

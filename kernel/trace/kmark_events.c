@@ -13,6 +13,7 @@
  *   events/SYS/NAME/format     the record layout
  *   events/SYS/NAME/id         the id in each record (common_type)
  *   events/SYS/NAME/trigger    ftrace's event triggers (kmark_trigger.c)
+ *   events/SYS/NAME/hist       hist triggers' tables (kmark_hist.c)
  *   set_event                  names, SYS:NAME, globs, !name
  *   available_events           SYS:NAME of every event
  *   available_markers          kmark's own list: "NAME FORMAT [module]"
@@ -149,7 +150,7 @@ static int kmark_file_attach(struct kmark_event_file *file)
 	ret = kmark_buffer_ensure(file->inst);
 	if (ret)
 		return ret;
-	if (m->ops)
+	if (m->ops && m->ops->enable)
 		ret = m->nr_attached ? 0 : m->ops->enable(m);
 	else if (!m->always_on)
 		ret = __kmark_probe_register(m, kmark_record_probe, file);
@@ -164,7 +165,7 @@ static void kmark_file_detach(struct kmark_event_file *file)
 	struct kmark_marker *m = file->m;
 
 	WRITE_ONCE(m->nr_attached, m->nr_attached - 1);
-	if (m->ops) {
+	if (m->ops && m->ops->enable) {
 		if (!m->nr_attached)
 			m->ops->disable(m);
 	} else if (!m->always_on) {
@@ -353,7 +354,10 @@ static int kmark_event_file_mkdir(struct kmark_event_file *file)
 	    kmark_fs_file_d("id", 0400, ed, file, &kmark_id_fops,
 			    file->dents[KMARK_EVF_ID]) ||
 	    kmark_fs_file_d("trigger", 0600, ed, file, &kmark_trigger_fops,
-			    file->dents[KMARK_EVF_TRIGGER])) {
+			    file->dents[KMARK_EVF_TRIGGER]) ||
+	    (IS_ENABLED(CONFIG_KMARK_HIST) &&
+	     kmark_fs_file_d("hist", 0400, ed, file, &kmark_hist_fops,
+			     file->dents[KMARK_EVF_HIST]))) {
 		kmark_fs_forget(&file->dents[0][0], KMARK_NR_EVF * KMARK_NR_FS);
 		kmark_fs_remove(ed);
 		return -ENOMEM;

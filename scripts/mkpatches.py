@@ -3,6 +3,7 @@
 """Write kmark as a git format-patch series for one's own 6.12 tree.
 
 Usage: mkpatches.py [--check [--no-write]] OUTDIR
+       mkpatches.py --pristine DEST
 
 The series is made from the same files the test kernels are built from:
 the overlay (kernel/, include/, samples/, Documentation/) and the edits of
@@ -20,7 +21,9 @@ repository and compares every file it touches with the tree
 scripts/prepare-tree.sh made (build/linux): the series and the test
 kernels are the same code. It prints TAP and "N passed, N failed".
 With --no-write it checks the series already in OUTDIR (make patches
-wrote it) instead of writing it again.
+wrote it) instead of writing it again. --pristine makes DEST a git
+repository of the pristine 6.12 files the series touches (all that git am
+reads), for a test to apply the series to as a user does.
 
 The pristine files (the xz tarball takes about 15 s to read) and
 checkpatch's findings for a patch (keyed by its text, checkpatch.pl and
@@ -418,21 +421,27 @@ def main():
     ap.add_argument('--objects', nargs=2, metavar=('TREE', 'CONFIG'),
                     help="print the objects kmark adds or patches that TREE builds "
                          "with CONFIG, one per line (scripts/configs.sh), and exit")
+    ap.add_argument('--pristine', metavar='DEST',
+                    help='make DEST a git repository of the pristine 6.12 files '
+                         'the series touches, and exit')
     ap.add_argument('--src', default=os.path.join(TOP, 'build', 'linux'),
                     help='the tree prepare-tree.sh made (for --check and checkpatch)')
     args = ap.parse_args()
     if args.objects:
         print('\n'.join(step_objects(*args.objects)))
         return 0
-    if not args.outdir:
-        ap.error('OUTDIR is needed')
-    if args.no_write and not args.check:
-        ap.error('--no-write is for --check')
     global CACHE
     CACHE = os.path.join(os.path.dirname(os.path.abspath(args.src)), 'mkpatches-cache')
     DATE = subprocess.run(['git', '-C', TOP, 'log', '-1', '--format=%cI'],
                           capture_output=True, text=True).stdout.strip() or \
         '2026-01-01T00:00:00+00:00'
+    if args.pristine:
+        pristine(args.pristine, sorted({p for patch in series() for p in touched(patch)}))
+        return 0
+    if not args.outdir:
+        ap.error('OUTDIR is needed')
+    if args.no_write and not args.check:
+        ap.error('--no-write is for --check')
     with tempfile.TemporaryDirectory() as work:
         if not args.no_write:
             build(args.outdir, work)

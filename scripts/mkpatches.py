@@ -3,6 +3,8 @@
 """Write kmark as a git format-patch series for one's own 6.12 tree.
 
 Usage: mkpatches.py [--check [--no-write]] OUTDIR
+       (OUTDIR relative to the working directory; the NNNN-*.patch files
+       a series left there before are removed, nothing else)
        mkpatches.py --pristine DEST
 
 The series is made from the same files the test kernels are built from:
@@ -331,8 +333,12 @@ def build(outdir, work):
         git(repo, 'add', '-A')
         msg = part['subject'] + '\n\n' + part['body']
         git(repo, 'commit', '-q', '-s', '-m', msg)
-    shutil.rmtree(outdir, ignore_errors=True)
-    os.makedirs(outdir)
+    # A series written there before goes, nothing else: OUTDIR may be any
+    # folder a user names.
+    os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if re.fullmatch(r'\d{4}-.*\.patch', f):
+            os.unlink(os.path.join(outdir, f))
     git(repo, 'format-patch', '-q', '--zero-commit', '--cover-letter',
         '--no-signature', '-o', outdir, 'HEAD~%d' % len(PARTS))
     return repo
@@ -442,6 +448,9 @@ def main():
         ap.error('OUTDIR is needed')
     if args.no_write and not args.check:
         ap.error('--no-write is for --check')
+    # git format-patch runs in the temporary repository: a relative OUTDIR
+    # is the caller's, so it is made absolute first (issue 31).
+    args.outdir = os.path.abspath(args.outdir)
     with tempfile.TemporaryDirectory() as work:
         if not args.no_write:
             build(args.outdir, work)

@@ -110,9 +110,12 @@ run_make_setup() {
 	res $? "$1: exits 0, the i386 busybox in build/busybox-i386" || shown setup
 }
 
-# The patch series: the files, the cover letter filled in.
+# The patch series: the files, the cover letter filled in; the same series
+# with OUT= relative (from make -C elsewhere) and absolute, and from
+# mkpatches.py run in another folder; an earlier series there replaced,
+# the folder's other files kept.
 run_make_patches() {
-	local n
+	local n out
 	typed patches "$1"
 	n=$(find "$clone/build/patches" -maxdepth 1 -name '000[1-9]-*.patch' 2>/dev/null | wc -l)
 	[ $rc = 0 ] && [ -f "$clone/build/patches/0000-cover-letter.patch" ] && [ "$n" -gt 0 ]
@@ -120,6 +123,26 @@ run_make_patches() {
 		{ shown patches; return; }
 	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$clone/build/patches/0000-cover-letter.patch"
 	res $? "$1: the cover letter's subject and blurb are filled in"
+	mkdir -p "$work/elsewhere" "$work/abs"
+	touch "$work/abs/0042-stale.patch" "$work/abs/notes.txt"
+	for out in rel abs py; do
+		case $out in
+		rel)	what="make -C CLONE patches OUT=series-rel, from another folder: CLONE/series-rel"
+			(cd "$work/elsewhere" && make -s -C "$clone" patches OUT=series-rel) \
+				> "$logs/patches-$out.out" 2>&1 &&
+				mv "$clone/series-rel" "$work/rel" ;;
+		abs)	what="make patches OUT=/an/absolute/folder: there, an earlier NNNN-*.patch replaced, the folder's other files kept"
+			(cd "$clone" && make -s patches OUT="$work/abs") \
+				> "$logs/patches-$out.out" 2>&1 &&
+				[ -f "$work/abs/notes.txt" ] && rm "$work/abs/notes.txt" ;;
+		py)	what="scripts/mkpatches.py series-py, run in another folder: that folder's series-py"
+			(cd "$work/elsewhere" && python3 "$clone/scripts/mkpatches.py" series-py) \
+				> "$logs/patches-$out.out" 2>&1 &&
+				mv "$work/elsewhere/series-py" "$work/py" ;;
+		esac &&
+			diff -r "$clone/build/patches" "$work/$out" >> "$logs/patches-$out.out" 2>&1
+		res $? "$what, the same series" || tail -n 10 "$logs/patches-$out.out" | diag
+	done
 }
 
 # The README's git am line, /path/to/... made this clone and a pristine

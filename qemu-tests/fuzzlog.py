@@ -33,7 +33,7 @@ TROUBLE = re.compile(
 
 
 def findings(lines):
-    """FUZZ-FINDING lines for the runs the kernel ended (strings)."""
+    """(FUZZ-FINDING line, replay command) for each run the kernel ended."""
     out = []
     run = None      # [seed, last step, first trouble line or None, options]
     for raw in lines:
@@ -55,11 +55,10 @@ def findings(lines):
             break
     if run and run[2] is not None:
         seed, step, splat, opts = run
-        out.append(f'FUZZ-FINDING seed={seed} step>={step}: the kernel crashed '
-                   f'or killed the fuzzer before it could report: {splat}')
-        out.append(f'  replay (the last action printed is the suspect): '
-                   f'kmark-fuzz --seed {seed} --steps {step + 50} -v {opts}'
-                   .rstrip())
+        out.append((f'FUZZ-FINDING seed={seed} step>={step}: the kernel crashed '
+                    f'or killed the fuzzer before it could report: {splat}',
+                    f'kmark-fuzz --seed {seed} --steps {step + 50} -v {opts}'
+                    .rstrip()))
     return out
 
 
@@ -70,8 +69,10 @@ def main():
     found = False
     for path in sys.argv[1:]:
         with open(path, errors='replace') as f:
-            for x in findings(f):
-                print(f'{path}: {x}')
+            for finding, replay in findings(f):
+                print(f'{path}: {finding}')
+                print(f'{path}:   replay (the last action printed is the '
+                      f'suspect): {replay}')
                 found = True
     return 1 if found else 0
 

@@ -125,6 +125,7 @@ static int hang_secs = 180;
 /* What the supervisor and the worker share (MAP_SHARED). */
 struct shared {
 	long step;
+	double t0;			/* CLOCK_MONOTONIC of the run's start */
 	double beat;			/* CLOCK_MONOTONIC of the last progress */
 	unsigned long nact;		/* actions logged so far */
 	char act[RING][ACT_LEN];
@@ -365,7 +366,7 @@ finding(enum fam f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
-	printf("\n");
+	printf("\n# found after %.1f s of the run\n", now() - sh->t0);
 	print_actions();
 	printf("# replay: kmark-fuzz --seed %llu --steps %ld -v", seed, sh->step);
 	for (int i = 0; i < NR_FAM; i++)
@@ -1084,10 +1085,17 @@ static void reap_readers(bool all)
 
 /* --- snapshots: what files show, before and after -------------------------- */
 
+/*
+ * What a write may change: each file it may change on success is its own;
+ * the others are watched (on failure nothing may change; on success, for
+ * the grammars whose reach is known, only its own files).
+ */
 struct snap {
 	int n;
 	char *name[1024];
 	char *val[1024];
+	bool own[1024];
+	bool isolated;		/* a success must leave the others alone */
 };
 
 static void snap_free(struct snap *s)
@@ -1099,6 +1107,13 @@ static void snap_free(struct snap *s)
 		free(s->val[i]);
 	}
 	s->n = 0;
+}
+
+/* Mark the items just added (from @from on) as the write's own. */
+static void snap_own(struct snap *s, int from)
+{
+	while (from < s->n)
+		s->own[from++] = true;
 }
 
 static void snap_file(struct snap *s, const char *rel)
@@ -1113,6 +1128,7 @@ static void snap_file(struct snap *s, const char *rel)
 		return;		/* write-only */
 	r = read_file(rel, &b, 1 << 20);
 	s->name[s->n] = strdup(rel);
+	s->own[s->n] = false;
 	if (r < 0) {
 		s->val[s->n] = malloc(64);
 		snprintf(s->val[s->n], 64, "<%s>", strerror(-r));
@@ -1159,19 +1175,19 @@ static void snap_dir(struct snap *s, const char *rel, int depth)
 	list_dir(&b, rel, depth);
 	s->name[s->n] = malloc(strlen(rel) + 8);
 	sprintf(s->name[s->n], "%s/ (ls)", rel);
+	s->own[s->n] = false;
 	s->val[s->n++] = b.p;
 }
 
-/* The first item that differs, or -1; @skip_dir: changes under it allowed. */
-static int snap_diff(const struct snap *a, const struct snap *b,
-		     const char *skip_dir)
+/* The first item that differs, or -1; @others: only items not the write's. */
+static int snap_diff(const struct snap *a, const struct snap *b, bool others)
 {
 	int i;
 
 	for (i = 0; i < a->n && i < b->n; i++) {
-		if (skip_dir && !strncmp(a->name[i], skip_dir, strlen(skip_dir)))
+		if (others && a->own[i])
 			continue;
-		if (strcmp(a->val[i], b->val[i]))
+		if (strcmp(a->name[i], b->name[i]) || strcmp(a->val[i], b->val[i]))
 			return i;
 	}
 	return a->n == b->n ? -1 : i;
@@ -2327,50 +2343,120 @@ static void check_recorded(void)
 
 /* --- the affected files of a write, and what a success must show ---------- */
 
-static void snap_affected(struct snap *s, const struct cfile *f)
+static bool same_base(const char *a, const char *b)
+{
+	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+
+	return !strcmp(x ? x + 1 : a, y ? y + 1 : b);
+}
+
+/* Every instance's set_event (the caller marks its own). */
+static void snap_set_events(struct snap *s, int own_inst)
 {
 	char rel[PATH_MAX];
-	int k;
+	int i, at;
 
+	for (i = 0; i < ninsts; i++) {
+		snprintf(rel, sizeof(rel), "%sset_event", insts[i].prefix);
+		at = s->n;
+		snap_file(s, rel);
+		if (i == own_inst)
+			snap_own(s, at);
+	}
+}
+
+static void snap_affected(struct snap *s, const struct cfile *f)
+{
+	char dir[PATH_MAX];
+	int k, at;
+
+	s->isolated = false;
 	switch (f->g) {
 	case G_SET_EVENT:
 	case G_ENABLE:
-		snprintf(rel, sizeof(rel), "%sset_event", insts[f->inst].prefix);
-		snap_file(s, rel);
-		for (k = 0; k < nfiles; k++)
+		/* one instance's events: the others' set_event stay */
+		snap_set_events(s, f->inst);
+		for (k = 0; k < nfiles; k++) {
+			at = s->n;
 			if (files[k].g == G_ENABLE && files[k].inst == f->inst)
 				snap_file(s, files[k].rel);
+			snap_own(s, at);
+		}
+		s->isolated = true;
 		break;
 	case G_PID:
-		for (k = 0; k < nfiles; k++)
-			if (files[k].g == G_PID)
-				snap_file(s, files[k].rel);
+		/* set_event_pid and set_event_notrace_pid are two lists */
+		for (k = 0; k < nfiles; k++) {
+			if (files[k].g != G_PID)
+				continue;
+			at = s->n;
+			snap_file(s, files[k].rel);
+			if (&files[k] == f)
+				snap_own(s, at);
+		}
+		s->isolated = true;
 		break;
 	case G_KPROBE:
+		/* deletes only disabled probes: no set_event changes */
+		at = s->n;
 		snap_file(s, f->rel);
 		snap_dir(s, "events", 2);
+		snap_own(s, at);
+		snap_set_events(s, -1);
+		s->isolated = true;
 		break;
 	case G_FILTER:
 		/* this instance's filters, and this event's in every instance */
+		snprintf(dir, sizeof(dir), "%s", f->rel);
+		*strrchr(dir, '/') = '\0';
 		for (k = 0; k < nfiles; k++) {
 			const struct cfile *o = &files[k];
 
-			if (o->g == G_FILTER &&
-			    (o->inst == f->inst || (f->ev >= 0 && o->ev == f->ev)))
-				snap_file(s, o->rel);
+			if (o->g != G_FILTER ||
+			    (o->inst != f->inst && (f->ev < 0 || o->ev != f->ev)))
+				continue;
+			at = s->n;
+			snap_file(s, o->rel);
+			/* a system's filter reaches its events */
+			if (!strncmp(o->rel, dir, strlen(dir)) &&
+			    o->rel[strlen(dir)] == '/')
+				snap_own(s, at);
 		}
+		s->isolated = true;
 		break;
 	case G_INST_NEW:
 	case G_INST_RM:
+		at = s->n;
 		snap_dir(s, "instances", 1);
+		snap_own(s, at);
 		break;
 	case G_TRACE:
 	case G_MARKER:
 	case G_ERRLOG:
 	case G_SNAPSHOT:
 		break;		/* what they change is the buffer */
+	case G_BOOL:
+	case G_NUM:
+	case G_CLOCK:
+	case G_CPUMASK:
+		/* one instance's setting: the same file of the others stays */
+		for (k = 0; k < nfiles; k++) {
+			const struct cfile *o = &files[k];
+
+			if (o != f && (o->g != f->g || !same_base(o->rel, f->rel) ||
+				       o->inst == f->inst))
+				continue;
+			at = s->n;
+			snap_file(s, o->rel);
+			if (o == f)
+				snap_own(s, at);
+		}
+		s->isolated = true;
+		break;
 	default:
+		at = s->n;
 		snap_file(s, f->rel);
+		snap_own(s, at);
 	}
 }
 
@@ -2400,17 +2486,11 @@ static void filter_expect(const char *text, char *out, size_t size)
 static void effect_filter(const struct cfile *f, const struct xb *text,
 			  const struct snap *a, const struct snap *b)
 {
-	char dir[PATH_MAX], want[PAGE + 8], x[300], y[300];
+	char want[PAGE + 8], x[300], y[300];
 	static struct xb got;
-	int i;
 
-	snprintf(dir, sizeof(dir), "%s", f->rel);
-	*strrchr(dir, '/') = '\0';
-	strcat(dir, "/");
-	i = snap_diff(a, b, dir);
-	if (i >= 0)
-		report_diff(C_EFFECT, "a filter write changed another event's filter",
-			    a, b, i);
+	(void)a;
+	(void)b;
 	if (!f->leaf)
 		return;
 	filter_expect(text->p, want, sizeof(want));
@@ -2424,6 +2504,49 @@ static void effect_filter(const struct cfile *f, const struct xb *text,
 		finding(C_EFFECT, "%s took '%s' but reads '%s'", f->rel, x, y);
 	}
 	check_ok(C_EFFECT);
+}
+
+/*
+ * "> set_event" with nothing (everything off) lists nothing; with one
+ * event's name lists that event, and with "!NAME" not it.
+ */
+static void effect_set_event(const struct cfile *f, const struct xb *text)
+{
+	static struct xb got;
+	char rel[PATH_MAX], tok[PATH_MAX], l[400];
+	const char *p = text->p, *name;
+	size_t n = strlen(p);
+	bool neg;
+	int e;
+
+	while (n && k_isspace(p[n - 1]))
+		n--;
+	while (n && k_isspace(*p)) {
+		p++;
+		n--;
+	}
+	if (n >= sizeof(tok) || memchr(p, ' ', n) || memchr(p, ',', n) ||
+	    memchr(p, '\n', n) || memchr(p, '\t', n))
+		return;		/* several tokens */
+	snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
+	neg = tok[0] == '!';
+	name = tok + neg;
+	e = event_index(name);
+	if (*name && e < 0)
+		return;		/* a glob, or MODULE:NAME */
+	snprintf(rel, sizeof(rel), "%sset_event", insts[f->inst].prefix);
+	if (read_file(rel, &got, 1 << 20) < 0)
+		return;
+	esc(got.p, got.n, l, sizeof(l));
+	if (!*name && got.n)
+		finding(C_SETEVENT, "'> %s' with '%s' left '%s' in it", rel, tok, l);
+	else if (*name && !neg && !listed(got.p, name))
+		finding(C_SETEVENT, "'> %s' with '%s' succeeded, yet it lists '%s'",
+			rel, tok, l);
+	else if (*name && neg && listed(got.p, name))
+		finding(C_SETEVENT, "'> %s' with '%s' succeeded, yet it lists '%s'",
+			rel, tok, l);
+	check_ok(C_SETEVENT);
 }
 
 /* Parse a pid list as the kernel does; false if any token is not a pid. */
@@ -2633,9 +2756,21 @@ static void do_write(void)
 	snap_affected(&after, f);
 	if (f->g == G_KPROBE || f->g == G_INST_NEW || f->g == G_INST_RM)
 		dirty = true;
+	if (!w_failed(&w) && !off[C_EFFECT] && before.isolated) {
+		/* what the write may not reach stayed as it was */
+		i = snap_diff(&before, &after, true);
+		if (i >= 0) {
+			char what[256];
+
+			snprintf(what, sizeof(what), "a write to %s (%s) changed what "
+				 "is not its own", f->rel, w_text(&w));
+			report_diff(C_EFFECT, what, &before, &after, i);
+		}
+		check_ok(C_EFFECT);
+	}
 	if (w_failed(&w)) {
 		if (!off[C_FAILED] && before.n) {
-			i = snap_diff(&before, &after, NULL);
+			i = snap_diff(&before, &after, false);
 			if (i >= 0) {
 				char what[256];
 
@@ -2652,6 +2787,10 @@ static void do_write(void)
 			break;
 		case G_PID:
 			effect_pid(f, &b, trunc, &before);
+			break;
+		case G_SET_EVENT:
+			if (trunc)
+				effect_set_event(f, &b);
 			break;
 		case G_BOOL:
 			if (strstr(f->rel, "tracing_on")) {
@@ -2743,7 +2882,7 @@ static void do_instance(void)
 	sh->actions[A_INSTANCE]++;
 	snap_dir(&b, "instances", 1);
 	if (failed && !off[C_FAILED]) {
-		i = snap_diff(&a, &b, NULL);
+		i = snap_diff(&a, &b, false);
 		if (i >= 0)
 			report_diff(C_FAILED, "an instance command that failed changed "
 				    "instances/", &a, &b, i);
@@ -3162,7 +3301,7 @@ static void one_step(void)
 
 static int worker(void)
 {
-	double t0 = now();
+	double t0 = sh->t0;
 
 	my_pid = getpid();
 	rnd_seed(seed);
@@ -3265,8 +3404,10 @@ static int supervise(pid_t w)
 		kmsg_fd = kfd;
 		kmsg_scan(log, sizeof(log));
 		printf("FUZZ-FINDING seed=%llu step=%ld: [alive] the fuzzer was killed "
-		       "by signal %d (a kernel oops kills the task)%s%s\n", seed,
-		       sh->step, WTERMSIG(st), log[0] ? "; the kernel log:" : "", log);
+		       "by signal %d (a kernel oops kills the task)%s%s\n"
+		       "# found after %.1f s of the run\n", seed, sh->step,
+		       WTERMSIG(st), log[0] ? "; the kernel log:" : "", log,
+		       now() - sh->t0);
 		print_actions();
 		sh->findings[C_ALIVE]++;
 		if (log[0])
@@ -3468,6 +3609,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(sh, 0, sizeof(*sh));
+	sh->t0 = now();
 	{
 		char opts[512];
 		int n = snprintf(opts, sizeof(opts), "-d %s", root), i;

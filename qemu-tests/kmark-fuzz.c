@@ -2040,6 +2040,22 @@ static bool listed(const char *list, const char *erel)
 	return yes;
 }
 
+/* A line of set_event's text names @erel itself: "NAME" or "SYSTEM:NAME". */
+static bool listed_exactly(const char *list, const char *erel)
+{
+	char *copy = strdup(list), *line, *save = NULL, alt[PATH_MAX];
+	const char *slash = strchr(erel, '/');
+	bool yes = false;
+
+	snprintf(alt, sizeof(alt), "%.*s:%s", slash ? (int)(slash - erel) : 0,
+		 erel, slash ? slash + 1 : "");
+	for (line = strtok_r(copy, "\n", &save); line && !yes;
+	     line = strtok_r(NULL, "\n", &save))
+		yes = !strcmp(line, erel) || (slash && !strcmp(line, alt));
+	free(copy);
+	return yes;
+}
+
 /* Each events/.../enable of instance @i agrees with its set_event. */
 static void check_enable(int i)
 {
@@ -2251,17 +2267,27 @@ static void check_recorded(void)
 {
 	static struct xb b, list;
 	char rel[PATH_MAX];
-	int i = rn(ninsts), fd, allows, want, got = 0;
+	int i = rn(ninsts), fd, allows, want, got = 0, ev;
+	const char *erel;
 	bool exact;
 	unsigned long long before = 0, after = 0;
 	char *line, *save = NULL;
 
 	if (off[C_RECORDED])
 		return;
-	if (event_index("sys_sync") < 0) {
+	/* events/sys_sync/, or events/SYSTEM/sys_sync/ in ftrace's layout */
+	for (ev = 0; ev < nevents; ev++) {
+		const char *slash = strrchr(events[ev].rel, '/');
+
+		if (!strcmp(slash ? slash + 1 : events[ev].rel, "sys_sync") &&
+		    (!slash || strncmp(events[ev].rel, "kprobes/", 8)))
+			break;
+	}
+	if (ev == nevents) {
 		check_skip(C_RECORDED, "no sys_sync event");
 		return;
 	}
+	erel = events[ev].rel;
 	reap_readers(true);	/* they would take the lines */
 	act("check recorded: sys_sync into %s", insts[i].name[0] ? insts[i].name : "the top");
 	snprintf(rel, sizeof(rel), "%stracing_on", insts[i].prefix);
@@ -2271,10 +2297,14 @@ static void check_recorded(void)
 	snprintf(rel, sizeof(rel), "%sset_event", insts[i].prefix);
 	if (read_file(rel, &list, 1 << 20) < 0)
 		return;
-	/* "sys_sync" on a line of its own, or not at all: else cannot tell */
-	exact = !strncmp(list.p, "sys_sync\n", 9) || strstr(list.p, "\nsys_sync\n");
+	/*
+	 * The event on a line of its own (NAME, or SYSTEM:NAME), or nothing
+	 * of that name: a module's token (kmark_mark:sys_sync) or a kprobe
+	 * called sys_sync leave it open what is recorded.
+	 */
+	exact = listed_exactly(list.p, erel);
 	if (!exact && strstr(list.p, "sys_sync")) {
-		check_skip(C_RECORDED, "sys_sync named only with its module");
+		check_skip(C_RECORDED, "sys_sync named only with a module or group");
 		return;
 	}
 	if (!exact)
@@ -2282,7 +2312,7 @@ static void check_recorded(void)
 	allows = pid_allows(my_pid);
 	if (!allows)
 		want = 0;
-	snprintf(rel, sizeof(rel), "%sevents/sys_sync/filter", insts[i].prefix);
+	snprintf(rel, sizeof(rel), "%sevents/%s/filter", insts[i].prefix, erel);
 	if (want && read_file(rel, &b, 256) > 0 && strncmp(b.p, "none", 4)) {
 		check_skip(C_RECORDED, "sys_sync has a filter");
 		return;
@@ -2296,10 +2326,14 @@ static void check_recorded(void)
 				  (d ? strtoull(d + 16, NULL, 10) : 0);
 		}
 	}
+	/* "> trace" clears it at open: then only this sync() can be there */
 	snprintf(rel, sizeof(rel), "%strace", insts[i].prefix);
 	fd = open(path_of(rel), O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0) {
+		act_res("> %s: %s", rel, strerror(errno));
+		return;
+	}
+	close(fd);
 	sync();
 	if (read_file(rel, &b, 64 << 20) < 0)
 		return;

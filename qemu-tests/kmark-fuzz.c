@@ -34,6 +34,7 @@
  * and the worker. The last actions are kept in memory both share.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64	/* readdir(), stat() of any inode on i386 */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -1040,7 +1041,15 @@ static void find_symbols(void)
 		safe_syms[nsafe++] = "ksys_sync";
 }
 
-static pid_t readers[MAX_READERS];
+/*
+ * Readers live a number of steps, not of milliseconds: whether a file is
+ * open (instances/remove is EBUSY then) depends only on the seed.
+ */
+struct reader {
+	pid_t pid;
+	long until;		/* the step at whose end it is ended */
+};
+static struct reader readers[MAX_READERS];
 static int nreaders;
 
 static void pin(int cpu)
@@ -1052,35 +1061,29 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static void reap(pid_t pid, int status)
+/* End reader @i (it may have ended by itself) and wait for it. */
+static void end_reader(int i)
+{
+	pid_t pid = readers[i].pid;
+	int st;
+
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	readers[i] = readers[--nreaders];
+	if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
+		finding(C_ALIVE, "reader %d was killed by signal %d", (int)pid,
+			WTERMSIG(st));
+}
+
+/* The readers whose time is up (@all: every one). */
+static void reap_readers(bool all)
 {
 	int i;
 
-	for (i = 0; i < nreaders; i++) {
-		if (readers[i] != pid)
-			continue;
-		readers[i] = readers[--nreaders];
-		if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
-			finding(C_ALIVE, "reader %d was killed by signal %d",
-				(int)pid, WTERMSIG(status));
-		return;
-	}
-}
-
-static void reap_readers(bool all)
-{
-	int st, i;
-	pid_t p;
-
-	if (all)
-		for (i = 0; i < nreaders; i++)
-			kill(readers[i], SIGKILL);
-	while (nreaders) {
-		p = waitpid(-1, &st, all ? 0 : WNOHANG);
-		if (p <= 0)
-			break;
-		reap(p, st);
-	}
+	for (i = nreaders - 1; i >= 0; i--)
+		if (all || readers[i].until <= sh->step)
+			end_reader(i);
 }
 
 /* --- snapshots: what files show, before and after -------------------------- */
@@ -3055,50 +3058,76 @@ static void do_kprobe(void)
 	free(b.p);
 }
 
-/* A reader of trace, trace_pipe or trace_pipe_raw, pinned to a CPU. */
+/*
+ * A reader of trace, trace_pipe or trace_pipe_raw, pinned to a CPU: it
+ * opens the file (the parent waits for that), reads it without blocking
+ * now and then, and is ended after its number of steps.
+ */
 static void do_reader(void)
 {
+	unsigned int cpu, life, nreads, size, pause_us;
 	const char *rel;
-	unsigned int cpu, hold_ms, nreads, size;
+	int pfd[2], i, oldest;
+	char c = 0;
 	pid_t p;
 
 	if (!nreaders_rel)
 		return;
-	reap_readers(false);
-	if (nreaders >= MAX_READERS)
-		return;
 	rel = readers_rel[rn(nreaders_rel)];
 	cpu = rn(ncpus);
-	hold_ms = rn(chance(20) ? 1000 : 100);
+	life = 1 + rn(chance(20) ? 60 : 10);
 	nreads = 1 + rn(8);
 	size = PICK(((unsigned int[]){ 1, 100, 4096, 65536 }));
-	act("reader on cpu%u: %s, %u reads of %u bytes in %u ms", cpu, rel,
-	    nreads, size, hold_ms);
+	pause_us = 1000 * rn(20);
+	if (nreaders >= MAX_READERS) {	/* the one due first makes room */
+		for (oldest = 0, i = 1; i < nreaders; i++)
+			if (readers[i].until < readers[oldest].until)
+				oldest = i;
+		end_reader(oldest);
+	}
+	act("reader on cpu%u: %s, %u reads of %u bytes, for %u steps", cpu, rel,
+	    nreads, size, life);
 	sh->actions[A_READER]++;
 	fflush(stdout);
+	if (pipe(pfd)) {
+		act_res("pipe: %s", strerror(errno));
+		return;
+	}
 	p = fork();
 	if (p < 0) {
 		act_res("fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
 		return;
 	}
 	if (!p) {
 		char *buf = malloc(size);
 		int fd;
 
+		close(pfd[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* not left open */
 		pin(cpu);
 		prctl(PR_SET_NAME, "fzreader");
 		fd = open(path_of(rel), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			_exit(0);
-		for (unsigned int i = 0; i < nreads; i++) {
+		c = fd < 0 ? 'x' : 'o';
+		if (write(pfd[1], &c, 1) != 1)
+			_exit(1);
+		close(pfd[1]);
+		for (i = 0; fd >= 0 && i < (int)nreads; i++) {
 			if (read(fd, buf, size) < 0 && errno != EAGAIN)
 				break;
-			usleep(hold_ms * 1000 / nreads);
+			usleep(pause_us);
 		}
-		close(fd);
-		_exit(0);
+		for (;;)	/* open until the parent ends it */
+			pause();
 	}
-	readers[nreaders++] = p;
+	close(pfd[1]);
+	while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(pfd[0]);
+	act_res("%s", c == 'o' ? "open" : "could not open");
+	readers[nreaders].pid = p;
+	readers[nreaders++].until = sh->step + life;
 	last_child = p;
 }
 

@@ -788,6 +788,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int cmp_event(const void *a, const void *b)
+{
+	return strcmp(((const struct event *)a)->rel, ((const struct event *)b)->rel);
+}
+
+static int cmp_inst(const void *a, const void *b)
+{
+	return strcmp(((const struct inst *)a)->name, ((const struct inst *)b)->name);
+}
+
 static void discover(void)
 {
 	int i;
@@ -801,6 +811,13 @@ static void discover(void)
 	/* readdir's order is the file system's: sort for the same choices */
 	qsort(files, nfiles, sizeof(*files), cmp_rel);
 	qsort(readers_rel, nreaders_rel, sizeof(char *), cmp_str);
+	qsort(events, nevents, sizeof(*events), cmp_event);
+	qsort(insts + 1, ninsts - 1, sizeof(*insts), cmp_inst);
+	for (i = 0; i < nfiles; i++) {
+		bool checker;
+
+		files[i].inst = inst_of(files[i].rel, &checker);
+	}
 	for (i = 0; i < nfiles; i++) {
 		char erel[PATH_MAX];
 		struct cfile *f = &files[i];
@@ -2832,7 +2849,12 @@ static void do_write(void)
 		case G_BOOL:
 			if (strstr(f->rel, "tracing_on")) {
 				static struct xb got;
-				unsigned long v = strtoul(b.p, NULL, 10);
+				const char *q = b.p;
+				unsigned long v;
+
+				while (k_isspace(*q))	/* strim(), as the kernel */
+					q++;
+				v = strtoul(q, NULL, 10);
 
 				if (read_file(f->rel, &got, 64) > 0 &&
 				    atoi(got.p) != (v != 0)) {

@@ -837,7 +837,7 @@ static int kmsg_fd = -1;
 
 static const char *const trouble[] = {
 	"BUG:", "WARNING:", "Oops", "general protection", "KASAN", "KFENCE",
-	"kmemleak", "suspicious RCU", "stack guard", "stack-protector",
+	"suspicious RCU", "stack guard", "stack-protector",
 	"Kernel panic", "UBSAN:", "Call Trace:", "soft lockup",
 	"hard LOCKUP", "detected stall", "blocked for more than",
 	"inconsistent lock state", "Kernel stack is corrupted",
@@ -869,9 +869,11 @@ static void kmsg_open(void)
 
 /*
  * New records of the kernel log: the text of the first troubling one and
- * the lines after it (at most @size), or "" when clean.
+ * the lines after it (at most @size), or "" when clean. kmemleak's
+ * periodic "N new suspected memory leaks" only sets @leak: whose they are
+ * is in its report (kmemleak_kmark()).
  */
-static bool kmsg_scan(char *out, size_t size)
+static bool kmsg_scan(char *out, size_t size, bool *leak)
 {
 	char rec[8192];
 	bool found = false;
@@ -879,6 +881,7 @@ static bool kmsg_scan(char *out, size_t size)
 	int after = 0;
 
 	out[0] = '\0';
+	*leak = false;
 	if (kmsg_fd < 0)
 		return false;
 	for (;;) {
@@ -895,6 +898,8 @@ static bool kmsg_scan(char *out, size_t size)
 		nl = strchr(msg, '\n');
 		if (nl)
 			*nl = '\0';
+		if (strstr(msg, "suspected memory leak"))
+			*leak = true;
 		if (!found && is_trouble(msg)) {
 			found = true;
 			after = 40;
@@ -2004,9 +2009,34 @@ static void mutate(struct xb *b)
 
 static int my_pid;
 
+/*
+ * Does kmemleak's report hold an object with kmark in its backtrace? Its
+ * first such object into @out. (Other objects are other tests' or the
+ * boot's; qemu-tests/stress.d/20-storm.sh judges them alike.)
+ */
+static bool kmemleak_kmark(char *out, size_t size)
+{
+	static struct xb b;
+	char *obj, *next;
+
+	if (read_file("/sys/kernel/debug/kmemleak", &b, 4 << 20) <= 0)
+		return false;
+	for (obj = strstr(b.p, "unreferenced object"); obj; obj = next) {
+		next = strstr(obj + 1, "unreferenced object");
+		if (next)
+			next[-1] = '\0';
+		if (strstr(obj, "kmark")) {
+			esc(obj, strlen(obj), out, size);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void check_kmsg(void)
 {
 	char out[8192];
+	bool leak;
 
 	if (off[C_KMSG])
 		return;
@@ -2014,8 +2044,10 @@ static void check_kmsg(void)
 		check_skip(C_KMSG, "no /dev/kmsg");
 		return;
 	}
-	if (kmsg_scan(out, sizeof(out)))
+	if (kmsg_scan(out, sizeof(out), &leak))
 		finding(C_KMSG, "the kernel log:%s", out);
+	if (leak && kmemleak_kmark(out, sizeof(out)))
+		finding(C_KMSG, "kmemleak suspects objects allocated by kmark:%s", out);
 	check_ok(C_KMSG);
 }
 
@@ -3443,6 +3475,7 @@ static void print_summary(double secs)
 static int supervise(pid_t w)
 {
 	int kfd = -1, st;
+	bool leak;
 	double t0 = now();
 
 	if (use_kmsg) {
@@ -3473,7 +3506,7 @@ static int supervise(pid_t w)
 			if (f)
 				fclose(f);
 			kmsg_fd = kfd;
-			if (kmsg_scan(log, sizeof(log)))
+			if (kmsg_scan(log, sizeof(log), &leak))
 				printf("# the kernel log:%s\n", log);
 			print_actions();
 			sh->findings[C_ALIVE]++;
@@ -3487,7 +3520,7 @@ static int supervise(pid_t w)
 		char log[8192] = "";
 
 		kmsg_fd = kfd;
-		kmsg_scan(log, sizeof(log));
+		kmsg_scan(log, sizeof(log), &leak);
 		printf("FUZZ-FINDING seed=%llu step=%ld: [alive] the fuzzer was killed "
 		       "by signal %d (a kernel oops kills the task)%s%s\n"
 		       "# found after %.1f s of the run\n", seed, sh->step,

@@ -3430,7 +3430,7 @@ static int worker(void)
 		if (max_time >= 0 && now() - t0 >= max_time)
 			break;
 		sh->beat = now();
-		if (checkpoint && sh->step % checkpoint == 1)
+		if (checkpoint > 0 && (sh->step - 1) % checkpoint == 0)
 			kmsg_note("seed=%llu step=%ld\n", seed, sh->step);
 		one_step();
 		reap_readers(false);

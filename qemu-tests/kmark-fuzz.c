@@ -2099,6 +2099,18 @@ static bool listed(const char *list, const char *erel)
 	return yes;
 }
 
+/* A kprobe event, of any group: its record holds the probed address. */
+static bool is_kprobe(const struct event *ev)
+{
+	int i;
+
+	for (i = 0; i < ev->nf; i++)
+		if (!strcmp(ev->field[i], "__probe_ip") ||
+		    !strcmp(ev->field[i], "__probe_func"))
+			return true;
+	return false;
+}
+
 /* A line of set_event's text names @erel itself: "NAME" or "SYSTEM:NAME". */
 static bool listed_exactly(const char *list, const char *erel)
 {
@@ -2391,7 +2403,7 @@ static void check_recorded(void)
 		const char *slash = strrchr(events[ev].rel, '/');
 
 		if (!strcmp(slash ? slash + 1 : events[ev].rel, "sys_sync") &&
-		    (!slash || strncmp(events[ev].rel, "kprobes/", 8)))
+		    !is_kprobe(&events[ev]))
 			break;
 	}
 	if (ev == nevents) {
@@ -2669,12 +2681,13 @@ static void effect_filter(const struct cfile *f, const struct xb *text,
 
 /*
  * "> set_event" with nothing (everything off) lists nothing; with one
- * event's name lists that event, and with "!NAME" not it.
+ * event's name only that event, and with "!NAME" nothing: but for the
+ * events a trigger holds in soft mode, which ftrace lists too.
  */
 static void effect_set_event(const struct cfile *f, const struct xb *text)
 {
 	static struct xb got;
-	char rel[PATH_MAX], tok[PATH_MAX], l[400];
+	char rel[PATH_MAX], tok[PATH_MAX], l[400], *line, *save = NULL;
 	const char *p = text->p, *name;
 	size_t n = strlen(p);
 	bool neg;
@@ -2699,14 +2712,18 @@ static void effect_set_event(const struct cfile *f, const struct xb *text)
 	if (read_file(rel, &got, 1 << 20) < 0)
 		return;
 	esc(got.p, got.n, l, sizeof(l));
-	if (!*name && got.n && !all_soft(f->inst, got.p))
-		finding(C_SETEVENT, "'> %s' with '%s' left '%s' in it", rel, tok, l);
-	else if (*name && !neg && !listed(got.p, name))
+	if (*name && !neg && !listed(got.p, name))
 		finding(C_SETEVENT, "'> %s' with '%s' succeeded, yet it lists '%s'",
 			rel, tok, l);
-	else if (*name && neg && listed(got.p, name))
-		finding(C_SETEVENT, "'> %s' with '%s' succeeded, yet it lists '%s'",
-			rel, tok, l);
+	/* anything else still listed is held in soft mode by a trigger */
+	for (line = strtok_r(got.p, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (*name && !neg && listed(line, name))
+			continue;
+		if (!all_soft(f->inst, line))
+			finding(C_SETEVENT, "'> %s' with '%s' left '%s' in it (not in "
+				"soft mode): '%s'", rel, tok, line, l);
+	}
 	check_ok(C_SETEVENT);
 }
 

@@ -1962,6 +1962,11 @@ static void gen_generic(struct xb *b, const char *rel)
 		else if (!strcmp(base, "tracing_cpumask"))
 			xb_puts(b, PICK(((const char *[]){ "1", "2", "3", "0", "f",
 							    "ffffffff", "1,0", "g" })));
+		else if (!strcmp(base, "bench"))	/* MODE N, N small */
+			xb_printf(b, "%s %s", PICK(((const char *[]){
+				"plain", "marker", "ringbuf", "tracepoint", "bogus" })),
+				PICK(((const char *[]){ "0", "1", "10", "100", "1000",
+							"100000001", "-1", "x" })));
 		else if (!strcmp(base, "synthetic_events"))
 			xb_puts(b, PICK(((const char *[]){
 				"fz_s u64 a; char b[16]", "!fz_s", "fz_s",

@@ -2079,26 +2079,27 @@ static void check_alive(void)
 	check_ok(C_ALIVE);
 }
 
-/* Does set_event's text list the event at @erel ("a" or "sys/ev")? */
+/*
+ * Does set_event's text list the event at @erel ("a" or "sys/ev")? As
+ * "a", "MODULE:a", "sys/ev" or "sys:ev" (whole lines: an event's name may
+ * hold a ':' of its own).
+ */
 static bool listed(const char *list, const char *erel)
 {
-	char *copy = strdup(list), *line, *save = NULL;
+	char *copy = strdup(list), *line, *save = NULL, alt[PATH_MAX];
 	const char *slash = strchr(erel, '/');
+	size_t n = strlen(erel);
 	bool yes = false;
 
+	snprintf(alt, sizeof(alt), "%.*s:%s", slash ? (int)(slash - erel) : 0,
+		 erel, slash ? slash + 1 : "");
 	for (line = strtok_r(copy, "\n", &save); line && !yes;
 	     line = strtok_r(NULL, "\n", &save)) {
-		const char *colon = strrchr(line, ':');
+		size_t l = strlen(line);
 
-		if (!strcmp(line, erel))
-			yes = true;
-		else if (slash && colon &&
-			 (size_t)(colon - line) == (size_t)(slash - erel) &&
-			 !strncmp(line, erel, slash - erel) &&
-			 !strcmp(colon + 1, slash + 1))
-			yes = true;		/* SYSTEM:EVENT */
-		else if (!slash && colon && !strcmp(colon + 1, erel))
-			yes = true;		/* MODULE:NAME */
+		yes = !strcmp(line, erel) || (slash && !strcmp(line, alt)) ||
+		      (!slash && l > n + 1 && line[l - n - 1] == ':' &&
+		       !strcmp(line + l - n, erel));
 	}
 	free(copy);
 	return yes;
@@ -2180,7 +2181,20 @@ static void check_events(void)
 	ids = calloc(nevents + 1, sizeof(int));
 	for (i = 0; i < nevents; i++) {
 		char rel[PATH_MAX];
+		const char *c;
 		ssize_t r;
+
+		/*
+		 * SYSTEM/EVENT: names ftrace would take (is_good_name(), and
+		 * sanitize_event_name() for default names): no ':', which
+		 * set_event's SYSTEM:EVENT splits at, nor '.', '-', blanks.
+		 */
+		for (c = events[i].rel; *c; c++)
+			if (strchr(":.- \t\n", *c) || (unsigned char)*c < 0x20) {
+				finding(C_EVENTS, "events/%s/: an event named with '%c'",
+					events[i].rel, *c);
+				break;
+			}
 
 		snprintf(rel, sizeof(rel), "events/%s/format", events[i].rel);
 		r = read_file(rel, &b, 1 << 16);

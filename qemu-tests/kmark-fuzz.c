@@ -18,12 +18,18 @@
  * After every step it checks the kernel log (/dev/kmsg from where it was
  * when the run began) and the state the files show: a write that failed
  * changed nothing, a write that succeeded changed only what it should (a
- * filter write changes no other event's filter), every event's id and
- * format can be read and the ids differ, set_event agrees with the enable
- * files and with what gets recorded, a task's line shows its current name.
+ * filter write no other event's filter, a set_event write no other
+ * instance's, a pid list reads back what was written), every event's id
+ * and format can be read, the ids differ and the names are ftrace's kind,
+ * set_event agrees with the enable files and with what gets recorded
+ * (events a trigger holds in soft mode aside, as ftrace lists them too),
+ * a task's line shows its current name.
  *
- * The same seed and steps do the same actions (on the same kernel, from the
- * same state). The seed is printed first; a finding prints
+ * The same seed and steps do the same actions on the same kernel from the
+ * same state (readers live a number of steps, files and events are taken
+ * in name order); what the kernel does on its own meanwhile (a trigger
+ * that fires, a kthread's marker) can still make a later step differ.
+ * The seed is printed first; a finding prints
  * "FUZZ-FINDING seed=N step=M: [check] what" and the last 200 actions, and
  * the exit status is 1. A kernel crash cannot be reported from here: the
  * run writes "kmark-fuzz: seed=N step=M" lines to the kernel log for the

@@ -1839,7 +1839,13 @@ static void gen_trigger(struct xb *b, const struct event *ev)
 
 	if (chance(15))
 		xb_puts(b, "!");
-	if (nevents && chance(25)) {	/* enable_event:SYSTEM:EVENT of a real one */
+	if (ev && ev->nf && chance(15)) {	/* a histogram over its own fields */
+		xb_printf(b, "hist:keys=%s%s:vals=hitcount%s%s",
+			  ev->field[rn(ev->nf)], PICK(((const char *[]){
+				"", ".hex", ".sym", ".execname", ".log2", ".bogus" })),
+			  chance(50) ? ":sort=hitcount.descending" : "",
+			  chance(20) ? ":size=4096" : "");
+	} else if (nevents && chance(25)) {	/* enable_event:SYSTEM:EVENT */
 		const char *e = events[rn(nevents)].rel, *slash = strchr(e, '/');
 
 		xb_printf(b, "%s_event:%.*s:%s", chance(50) ? "enable" : "disable",

@@ -45,6 +45,10 @@
 
 #include "kmark_internal.h"
 
+/* set_event's word for the old layout's "vmlinux:NAME". */
+#define KMARK_ERR_VMLINUX \
+	"The kernel's markers have systems now: sched:sched_switch, syscalls:sys_sync (see available_events)"
+
 /**
  * struct kmark_subsys - events/SYS/ of one instance
  * @list:	in its instance's @systems
@@ -1384,8 +1388,7 @@ int kmark_set_event_parse(const char *buf, const char * const *systems,
 		}
 		if (!any && kmark_tok_system_known(tok, systems, nr)) {
 			*err = str_has_prefix(tok, "vmlinux:") ?
-			       "The kernel's markers have systems now: "
-			       "sched:sched_switch, syscalls:sys_sync (see available_events)" :
+			       KMARK_ERR_VMLINUX :
 			       "Unknown event (see available_events)";
 			return -EINVAL;
 		}

@@ -142,6 +142,12 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 		if (f->kind == KMARK_FIELD_STR) {
 			const char *str = kmark_field_str(f, rec, len);
 
+			/* No data: a kprobe string that faulted, as ftrace. */
+			if (!str && !(get_unaligned((const u32 *)((const u8 *)rec +
+								  f->offset)) >> 16)) {
+				seq_buf_puts(s, "(fault)");
+				continue;
+			}
 			if (!str) {
 				seq_buf_puts(s, "<bad string>");
 				return;

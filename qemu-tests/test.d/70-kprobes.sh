@@ -85,7 +85,7 @@ check_error "kprobe blacklist: do_int3" kprobe_events 'p ^do_int3' "Symbol is on
 check_error "kprobe blacklist: exc_int3" kprobe_events 'p ^exc_int3' "Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"
 check_error "kretprobe blacklist: r __switch_to" kprobe_events 'r ^__switch_to' "Return probes on this function are refused (kretprobe blacklist); an entry probe works"
 check_error "bad fetch arg" kprobe_events 'p vfs_read ^$arg0' 'Invalid $argN (N is 1 to 64)'
-check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
+check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, bW@O/C, string, ustring, symbol, %pd or %pD"
 check_error "\$retval on an entry probe" kprobe_events 'p vfs_read ^$retval' '$retval is only for return probes'
 check_error "name clash with a marker of the same system" kprobe_events 'p:sched/^sched_switch vfs_read' "A static marker has this name"
 echo 'p:dup vfs_read' > $K/kprobe_events

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
-plan 58
+plan 59
 reset_kmark
 echo > $K/kprobe_events
 
@@ -160,6 +160,14 @@ cat /no/such/file 2>/dev/null
 echo > $K/set_event
 check "bitfields of AT_FDCWD (0xffffff9c): b4@4/32 is 9, b8@0/8 is 156" \
 	grep -qE ': bf: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) hi=9 lo=156 d=-100$' $K/trace
+# A string that cannot be read: no data, printed (fault) unquoted, as ftrace.
+echo 'p:flt vfs_symlink k=+0($arg3):ustring u=+u0($arg3):string n=$arg3:x64' > $K/kprobe_events
+echo flt > $K/set_event
+ln -s foo /tmp/kp-flt-link
+echo > $K/set_event
+rm -f /tmp/kp-flt-link
+check "a user string at a kernel address: k=(fault) u=(fault)" \
+	grep -qE ': flt: \(vfs_symlink\+0x0/0x[0-9a-f]+\) k=\(fault\) u=\(fault\) n=0x[0-9a-f]+$' $K/trace
 echo 'p:pd vfs_read f=$arg1:%pD' > $K/kprobe_events
 echo 'p:pd2 dput n=$arg1:%pd' >> $K/kprobe_events
 expect_eq "%pD and %pd are listed as the string fetches they stand for" \

@@ -15,6 +15,10 @@ does not, or where kmark fails, names a NOTE, defined on a line
 
   ftracetest_table.py rst [TABLE]
       the table as Documentation/trace/kmark.rst shows it
+  ftracetest_table.py update --arch x86_64|i386 LOG [TABLE]
+      the table's columns of that kernel set from a guest log of
+      95-ftracetest.sh (its "# ftt-result ID FTRACE KMARK" lines), in place;
+      rows and notes kept, a new case's other columns UNTESTED
   ftracetest_table.py check [--tree SUITES_DIR] [--doc RST] [TABLE]
       the rules above, every case of the suites in the kernel tree's
       tools/testing/selftests/ftrace/test.d (SUITES_DIR) and no other,
@@ -109,6 +113,8 @@ def check(args):
             if note not in notes:
                 bad.append(f'{i}: note {note} is not defined')
         for k in (x86, i386):
+            if k == 'UNTESTED':     # no run of that kernel in the table
+                continue
             if fw == 'PASS' and k != 'PASS' and not note:
                 bad.append(f'{i}: passes on ftrace, kmark {k}, no note')
             if k == 'FAIL' and not note:
@@ -136,6 +142,41 @@ def check(args):
     return 0 if all(res) else 1
 
 
+def update(args):
+    """Set the columns of args.arch from a guest log, the rest kept."""
+    got = {}
+    for line in open(args.log, errors='replace'):
+        m = re.search(r'# ftt-result (\S+) (\S+) (\S+)\s*$', line)
+        if m:
+            got[m.group(1)] = (m.group(2), m.group(3))
+    if not got:
+        sys.exit(f'{args.log}: no "# ftt-result" lines')
+    lines = open(args.table).read().splitlines()
+    out, seen = [], set()
+    for line in lines:
+        if not line.strip() or line.startswith('#'):
+            out.append(line)
+            continue
+        f = line.split()
+        f += [''] * (5 - len(f))
+        if f[0] in got:
+            seen.add(f[0])
+            fw, k = got[f[0]]
+            if fw != '-':
+                f[1] = fw
+            f[2 if args.arch == 'x86_64' else 3] = k
+        out.append(' '.join(v for v in f if v))
+    for i, (fw, k) in got.items():
+        if i in seen:
+            continue
+        f = [i, fw if fw != '-' else 'UNTESTED', 'UNTESTED', 'UNTESTED']
+        f[2 if args.arch == 'x86_64' else 3] = k
+        out.append(' '.join(f))
+    with open(args.table, 'w') as t:
+        t.write('\n'.join(out) + '\n')
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     sub = p.add_subparsers(dest='cmd', required=True)
@@ -145,7 +186,13 @@ def main():
     c.add_argument('--tree', help="the kernel tree's ftrace test.d")
     c.add_argument('--doc', default=DOC)
     c.add_argument('table', nargs='?', default=TABLE)
+    u = sub.add_parser('update', help="a kernel's columns from a guest log")
+    u.add_argument('--arch', required=True, choices=('x86_64', 'i386'))
+    u.add_argument('log')
+    u.add_argument('table', nargs='?', default=TABLE)
     args = p.parse_args()
+    if args.cmd == 'update':
+        return update(args)
     if args.cmd == 'rst':
         rows, notes, errors = load(args.table)
         if errors:

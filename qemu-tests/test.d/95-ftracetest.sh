@@ -21,6 +21,16 @@ x86_64) col=3 ;;
 *) col=4 ;;
 esac
 rows=$(grep -c '^[^#]' $EXP)
+opt=$(sed -n 's/.*ftracetest=\([a-z,]*\).*/\1/p' /proc/cmdline)
+# A kernel with no verdict of kmark in the table yet (its column all
+# UNTESTED: i386 today) runs nothing to compare, so nothing at all in
+# make check (its time); "ftracetest=full" runs it, to record its column.
+if [ "${opt#*full}" = "$opt" ] &&
+	! grep '^[^#]' $EXP | cut -d' ' -f$col | grep -qvx UNTESTED; then
+	plan 1
+	skip "ftracetest on kmark's directory" "no verdict of kmark on $(uname -m) in the table yet (ftracetest=full on the kernel command line runs it)"
+	exit 0
+fi
 plan $((rows + 2))
 mount -t tracefs nodev $T 2>/dev/null
 reset_kmark
@@ -66,7 +76,6 @@ log() {
 # with "ftracetest=full" on the kernel's command line only (make check's
 # time: it doubles the test's); else its verdicts are the table's.
 # "ftracetest=logs" shows the end of the log of each case kmark fails.
-opt=$(sed -n 's/.*ftracetest=\([a-z,]*\).*/\1/p' /proc/cmdline)
 if [ -e $T/available_tracers ] && [ "${opt#*full}" != "$opt" ]; then
 	if run ftrace "ftrace's $T"; then
 		ok "ftracetest ran on ftrace's directory, every case of the table"

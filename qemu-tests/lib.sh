@@ -40,8 +40,14 @@ reset_kmark() {
 # check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO]:
 # the write must fail with EINVAL (or the strerror text ERRNO), leave error_log with the message, the
 # command and a caret under the '^' position (as ftracetest's check_error).
+# The message is kmark's, said by "kmark" or, for kprobe_events and
+# dynamic_events, by "trace_kprobe" (ftrace's name, which its selftests read).
 check_error() {
 	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument}
+	case "$file" in
+	kprobe_events|dynamic_events) loc=trace_kprobe ;;
+	*) loc=kmark ;;
+	esac
 	pos=${spec%%^*}
 	pos=${#pos}
 	cmd=$(echo "$spec" | tr -d '^')
@@ -60,8 +66,8 @@ check_error() {
 	line3=$(echo "$log" | sed -n 3p)
 	caret=$(printf '%*s^' $((pos + 11)) '')
 	case "$line1" in
-	"["*"] kmark: error: $msg") ;;
-	*) not_ok "$name: error_log line 1 is '$line1', wanted '... kmark: error: $msg'"; return ;;
+	"["*"] $loc: error: $msg") ;;
+	*) not_ok "$name: error_log line 1 is '$line1', wanted '... $loc: error: $msg'"; return ;;
 	esac
 	if [ "$line2" != "  Command: $cmd" ] || [ "$line3" != "$caret" ]; then
 		not_ok "$name: error_log is '$line2' / '$line3'"

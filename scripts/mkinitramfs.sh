@@ -88,6 +88,9 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 fi
 
 list=$out/initramfs.list
+# The ftracetest suites of qemu-tests/test.d/95-ftracetest.sh (its SUITES).
+FTRACETEST_SUITES=$(sed -n 's/^SUITES="\(.*\)"$/\1/p' "$top/qemu-tests/test.d/95-ftracetest.sh")
+[ -n "$FTRACETEST_SUITES" ] || die "no SUITES= line in qemu-tests/test.d/95-ftracetest.sh"
 (cd "$top" && python3 qemu-tests/doc_commands.py README.md \
 	Documentation/trace/kmark.rst) > "$out/doc-commands.sh.new"
 mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
@@ -111,6 +114,18 @@ mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 			echo "file /tests/$d/$(basename "$f") $f 0755 0 0"
 		done
 	done
+	# The kernel's own ftracetest with the test files of the suites
+	# 95-ftracetest.sh runs, unchanged, and the verdicts it expects.
+	ft=$SRC/tools/testing/selftests/ftrace
+	echo "dir /tests/ftrace 0755 0 0"
+	echo "file /tests/ftrace/ftracetest $ft/ftracetest 0755 0 0"
+	echo "dir /tests/ftrace/test.d 0755 0 0"
+	echo "file /tests/ftrace/test.d/functions $ft/test.d/functions 0644 0 0"
+	(cd "$ft/test.d" && find $FTRACETEST_SUITES -type d | LC_ALL=C sort) |
+		while read -r d; do echo "dir /tests/ftrace/test.d/$d 0755 0 0"; done
+	(cd "$ft/test.d" && find $FTRACETEST_SUITES -type f -name '*.tc' | LC_ALL=C sort) |
+		while read -r f; do echo "file /tests/ftrace/test.d/$f $ft/test.d/$f 0755 0 0"; done
+	echo "file /tests/ftracetest-expected.txt $top/qemu-tests/ftracetest-expected.txt 0644 0 0"
 	# The documents' guest commands, as a test (qemu-tests/doc_commands.py).
 	echo "file /tests/test.d/15-doc-commands.sh $out/doc-commands.sh 0755 0 0"
 	echo "file /bin/kmark-testprog $out/kmark-testprog 0755 0 0"

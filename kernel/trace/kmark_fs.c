@@ -12,6 +12,7 @@
  *   read_delay_ms      at most this long an event waits for a reader
  *   trace_clock        the buffer's clock: "[local] global counter ..."
  *   tracing_cpumask    the CPUs whose events are recorded (hex mask)
+ *   current_tracer, available_tracers  "nop": events only, as ftrace's nop
  *   options/           event-fork, overwrite, stacktrace: 1/0
  *   trace_marker       a write records its text (tracing_mark_write)
  *   error_log          the last errors, ftrace's format; "> error_log" clears
@@ -49,21 +50,25 @@ struct kmark_err {
 	struct list_head list;
 	u64 ts;
 	unsigned int pos;
+	const char *loc;	/* static string */
 	const char *msg;	/* static string */
 	char *cmd;
 };
 
 /**
- * kmark_log_err - add an entry to an instance's error_log
+ * kmark_log_err_loc - add an entry to an instance's error_log
  * @inst:	the instance whose file the command was written to
+ * @loc:	who says it, a static string: "kmark", or the name ftrace
+ *		gives the same parser ("trace_kprobe"), which tools and
+ *		ftrace's selftests look for
  * @cmd:	the command that failed (a trailing newline is dropped)
  * @pos:	offset in @cmd of the caret
  * @msg:	what is wrong, a static string
  *
  * Keeps the last KMARK_ERR_LOG_MAX entries, as ftrace does.
  */
-void kmark_log_err(struct kmark_instance *inst, const char *cmd,
-		   unsigned int pos, const char *msg)
+void kmark_log_err_loc(struct kmark_instance *inst, const char *loc,
+		       const char *cmd, unsigned int pos, const char *msg)
 {
 	struct kmark_err *e;
 	size_t len = strlen(cmd);
@@ -89,10 +94,17 @@ void kmark_log_err(struct kmark_instance *inst, const char *cmd,
 	}
 	e->ts = local_clock();
 	e->pos = min_t(unsigned int, pos, len);
+	e->loc = loc;
 	e->msg = msg;
 	list_add_tail(&e->list, &inst->errs);
 out:
 	mutex_unlock(&inst->err_mutex);
+}
+
+void kmark_log_err(struct kmark_instance *inst, const char *cmd,
+		   unsigned int pos, const char *msg)
+{
+	kmark_log_err_loc(inst, "kmark", cmd, pos, msg);
 }
 
 void kmark_err_log_clear(struct kmark_instance *inst)
@@ -137,8 +149,8 @@ static int kmark_err_show(struct seq_file *m, void *v)
 	u64 sec = e->ts;
 	u32 nsec = do_div(sec, NSEC_PER_SEC);
 
-	seq_printf(m, "[%5llu.%06u] kmark: error: %s\n", sec, nsec / 1000,
-		   e->msg);
+	seq_printf(m, "[%5llu.%06u] %s: error: %s\n", sec, nsec / 1000,
+		   e->loc, e->msg);
 	seq_printf(m, KMARK_CMD_PREFIX "%s\n", e->cmd);
 	seq_printf(m, "%*s^\n", (int)(sizeof(KMARK_CMD_PREFIX) - 1 + e->pos), "");
 	return 0;
@@ -736,6 +748,48 @@ static const struct file_operations kmark_clock_fops = {
 	.release = kmark_inst_seq_release,
 };
 
+/* --- current_tracer, available_tracers ---------------------------------------- */
+
+/*
+ * kmark records events only, what ftrace does with its "nop" tracer: the
+ * one tracer it lists, and the one current_tracer takes, so that scripts
+ * that reset ftrace with "echo nop > current_tracer" work unchanged.
+ */
+static ssize_t kmark_tracer_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos, "nop\n", 4);
+}
+
+static ssize_t kmark_tracer_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	char *cmd = kmark_get_cmd(inst, ubuf, cnt);
+	int ret = 0;
+
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	if (strcmp(strim(cmd), "nop")) {
+		kmark_log_err(inst, cmd, 0,
+			      "Unknown tracer: kmark has nop (events) only");
+		ret = -EINVAL;
+	}
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_tracer_fops = {
+	.open = kmark_inst_open,
+	.read = kmark_tracer_read,
+	.write = kmark_tracer_write,
+	.llseek = default_llseek,
+	.release = kmark_inst_release,
+};
+
 /* --- tracing_cpumask ----------------------------------------------------------------- */
 
 static ssize_t kmark_cpumask_read(struct file *file, char __user *ubuf,
@@ -1098,6 +1152,8 @@ static const char kmark_readme[] =
 	"  trace\t\t- The static contents of the buffer\n"
 	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
 	"  trace_pipe\t\t- A consuming read to see the contents of the buffer\n"
+	"  current_tracer\t- nop only (events): no function or latency tracers\n"
+	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  buffer_size_kb\t- View and modify size of per cpu buffer\n"
 	"  buffer_total_size_kb  - view total size of all cpu buffers\n\n"
 	"  trace_clock\t\t- change the clock used to order events\n"
@@ -1133,10 +1189,11 @@ static const char kmark_readme[] =
 	"\t     args: <name>=fetcharg[:type]\n"
 	"\t fetcharg: %<register>, @<address>, @<symbol>[+|-<offset>],\n"
 	"\t           $stack<index>, $stack, $retval, $comm, $arg<N>,\n"
-	"\t           +|-<offset>(<fetcharg>)\n"
+	"\t           +|-[u]<offset>(<fetcharg>)\n"
 	"\t     kernel return probes support: $retval, $arg<N>, $comm\n"
 	"\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol,\n"
-	"\t           ustring\n"
+	"\t           b<bit-width>@<bit-offset>/<container-size>, ustring,\n"
+	"\t           %pd/%pD\n"
 #endif
 	"  events/\t\t- Directory containing all trace event subsystems:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
@@ -1193,6 +1250,8 @@ static const struct kmark_top_file kmark_inst_files[] = {
 	{ "error_log", 0600, &kmark_err_log_fops },
 	{ "trace_marker", 0200, &kmark_trace_marker_fops },
 	{ "tracing_cpumask", 0600, &kmark_cpumask_fops },
+	{ "current_tracer", 0600, &kmark_tracer_fops },
+	{ "available_tracers", 0400, &kmark_tracer_fops },
 };
 
 /* The top directory's own. */

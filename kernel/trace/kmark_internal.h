@@ -785,6 +785,8 @@ void kmark_fs_remove(struct kmark_dir *dir);
 void kmark_fs_forget(struct dentry **dents, unsigned int n);
 void kmark_log_err(struct kmark_instance *inst, const char *cmd,
 		   unsigned int pos, const char *msg);
+void kmark_log_err_loc(struct kmark_instance *inst, const char *loc,
+		       const char *cmd, unsigned int pos, const char *msg);
 void kmark_err_log_clear(struct kmark_instance *inst);
 int kmark_open_check(void);
 int kmark_simple_open(struct inode *inode, struct file *file);

@@ -28,6 +28,8 @@
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/ctype.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
@@ -90,7 +92,9 @@ static const char * const kmark_kprobe_errs[] = {
 	[KMARK_KPE_COMM_DEREF] = "$comm cannot be dereferenced",
 	[KMARK_KPE_BAD_FETCH_ARG] = "Bad fetch argument",
 	[KMARK_KPE_BAD_TYPE] =
-		"Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol",
+		"Unknown type: use u8..u64, s8..s64, x8..x64, bW@O/C, string, ustring, symbol, %pd or %pD",
+	[KMARK_KPE_BAD_BITFIELD] =
+		"Bad bitfield: bW@O/C, W bits at bit O of a C-bit (8, 16, 32, 64) container, O + W <= C",
 	[KMARK_KPE_BAD_COMM_TYPE] = "$comm is a string",
 	[KMARK_KPE_BAD_STRING] =
 		"A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)",
@@ -101,6 +105,11 @@ static const char * const kmark_kprobe_errs[] = {
 	[KMARK_KPE_EVENT_BUSY] = "The event is enabled: disable it in set_event first",
 	[KMARK_KPE_SOME_BUSY] = "Some kprobe events are enabled: disable them in set_event first",
 	[KMARK_KPE_EVENT_EXISTS] = "A kprobe event with this name exists already",
+	[KMARK_KPE_DIFF_PROBE_TYPE] =
+		"An event's probes are all entry probes or all return probes",
+	[KMARK_KPE_DIFF_ARG_TYPE] =
+		"An event's probes have the same arguments (names and types)",
+	[KMARK_KPE_SAME_PROBE] = "The event has this probe already",
 	[KMARK_KPE_MARKER_CLASH] = "A static marker has this name",
 	[KMARK_KPE_TOO_MANY_LINES] = "Too many commands in one write (at most 32)",
 	[KMARK_KPE_NO_IDS] = "No event id left (65535 kprobe events in use)",
@@ -130,15 +139,21 @@ static inline struct kmark_kprobe *to_tk(struct kmark_marker *m)
 
 /* --- fetching -------------------------------------------------------------- */
 
-/* Read @size bytes (1, 2, 4 or 8; 0: a long) at @addr. */
+/* Read @size bytes (1, 2, 4 or 8; 0: a long) at @addr, in user space if @user. */
 static u64 notrace kmark_read_mem(unsigned long addr, unsigned int size,
-				  bool *fault)
+				  bool user, bool *fault)
 {
 	union { u8 b; u16 h; u32 w; u64 q; unsigned long l; } v = {};
+	long ret;
 
 	if (!size)
 		size = sizeof(long);
-	if (copy_from_kernel_nofault(&v, (void *)addr, size)) {
+	if (user)
+		ret = copy_from_user_nofault(&v, (const void __user *)addr,
+					     size);
+	else
+		ret = copy_from_kernel_nofault(&v, (void *)addr, size);
+	if (ret) {
 		*fault = true;
 		return 0;
 	}
@@ -178,13 +193,13 @@ static u64 notrace kmark_fetch(const struct kmark_fetch *f,
 	case KMARK_F_COMM:
 		return (unsigned long)current->comm;
 	case KMARK_F_MEM:
-		return kmark_read_mem(f->param, size, fault);
+		return kmark_read_mem(f->param, size, false, fault);
 	case KMARK_F_DEREF: {
 		unsigned long base = kmark_fetch(f->base, c, 0, fault);
 
 		if (*fault)
 			return 0;
-		return kmark_read_mem(base + f->param, size, fault);
+		return kmark_read_mem(base + f->param, size, f->user, fault);
 	}
 	}
 	return 0;
@@ -230,7 +245,6 @@ static int notrace kmark_strlen_nofault(unsigned long p, bool user)
 }
 NOKPROBE_SYMBOL(kmark_strlen_nofault);
 
-static const char kmark_fault_str[] = "(fault)";
 
 /* The first field of an argument in the event's layout (after ip, func). */
 static unsigned int kmark_kprobe_first_arg(const struct kmark_kprobe *tk)
@@ -248,7 +262,7 @@ static void notrace kmark_kprobe_fill(struct kmark_kprobe *tk,
 				      const int *slen, unsigned long ip,
 				      unsigned long func)
 {
-	const struct kmark_layout *l = tk->marker.layout;
+	const struct kmark_layout *l = tk->ev->marker.layout;
 	unsigned int first = kmark_kprobe_first_arg(tk), i;
 	u8 *dst;
 
@@ -267,8 +281,8 @@ static void notrace kmark_kprobe_fill(struct kmark_kprobe *tk,
 			long n = -EFAULT;
 
 			if (slen[i] < 0) {
-				dst = kmark_put_str(e, f, dst, kmark_fault_str,
-						    sizeof(kmark_fault_str) - 1);
+				/* As ftrace: no data, printed (fault). */
+				put_unaligned((u32)(dst - (u8 *)e), (u32 *)slot);
 				continue;
 			}
 			if (a->type == KMARK_T_USTRING)
@@ -314,7 +328,7 @@ static bool notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
 	struct kmark_entry *e;
 	struct kmark_rec rec;
 
-	e = kmark_reserve(inst, tk->marker.id, size, false, &rec);
+	e = kmark_reserve(inst, tk->ev->marker.id, size, false, &rec);
 	if (!e)
 		return false;
 	kmark_kprobe_fill(tk, e, vals, slen, ip, func);
@@ -373,7 +387,7 @@ static void notrace kmark_kprobe_record_slow(struct kmark_kprobe *tk,
 	    !sc->busy) {
 		sc->busy = 1;
 		e = (struct kmark_entry *)sc->rec;
-		kmark_fill_hdr(e, tk->marker.id, false);
+		kmark_fill_hdr(e, tk->ev->marker.id, false);
 		kmark_kprobe_fill(tk, e, vals, slen, ip, func);
 		kmark_triggers_call(file, e, e, size, &post);
 	}
@@ -391,19 +405,21 @@ NOKPROBE_SYMBOL(kmark_kprobe_record_slow);
 /*
  * A hit: fetch the arguments once, record into each instance that wants
  * it (the event's files, walked under RCU: the handler runs preempt-off).
+ * The probe's own arguments, its event's id, layout and files.
  */
 static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 					const struct kmark_fetch_ctx *c,
 					unsigned long ip, unsigned long func)
 {
+	struct kmark_marker *m = &tk->ev->marker;
 	struct kmark_event_file *file;
 	u64 vals[KMARK_KPROBE_MAX_ARGS];
 	int slen[KMARK_KPROBE_MAX_ARGS];
-	size_t size = tk->marker.layout->size;
+	size_t size = m->layout->size;
 	bool any = false;
 	unsigned int i;
 
-	list_for_each_entry_rcu(file, &tk->marker.files, mlist)
+	list_for_each_entry_rcu(file, &m->files, mlist)
 		any |= (READ_ONCE(file->flags) & KMARK_EF_TRIGGER_MODE) ||
 		       kmark_kprobe_wants(file);
 	if (!any)
@@ -417,14 +433,17 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 			slen[i] = fault ? -EFAULT :
 				  kmark_strlen_nofault(vals[i],
 						       a->type == KMARK_T_USTRING);
-			size += (slen[i] < 0 ? sizeof(kmark_fault_str) - 1 :
-				 slen[i]) + 1;
+			size += slen[i] < 0 ? 0 : slen[i] + 1;
 		} else {
 			vals[i] = kmark_fetch(a->fetch, c, a->type <= KMARK_T_X ?
 					      a->bits / 8 : 0, &fault);
+			/* Its container read (or cut to it), then its bits. */
+			if (a->bf_width)
+				vals[i] = (vals[i] >> a->bf_offset) &
+					  GENMASK_ULL(a->bf_width - 1, 0);
 		}
 	}
-	list_for_each_entry_rcu(file, &tk->marker.files, mlist) {
+	list_for_each_entry_rcu(file, &m->files, mlist) {
 		if (READ_ONCE(file->flags) & KMARK_EF_SLOW)
 			kmark_kprobe_record_slow(tk, file, vals, slen, size,
 						 ip, func);
@@ -947,6 +966,8 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 		}
 	} else if (*s == '+' || *s == '-' || isdigit(*s)) {
 		const char *open = memchr(s, '(', len), *close = NULL, *q;
+		/* "+uOFFS(...)": the memory is user space's, as ftrace's. */
+		bool user = (*s == '+' || *s == '-') && s[1] == 'u';
 
 		if (!open) {
 			kmark_perr(ps, s, KMARK_KPE_BAD_DEREF);
@@ -964,15 +985,18 @@ static struct kmark_fetch *kmark_parse_fetch(struct kmark_parse *ps,
 			kmark_perr(ps, close + 1, KMARK_KPE_BAD_DEREF);
 			goto fail;
 		}
-		if (kmark_parse_long(s, open - s, &v)) {
+		if (kmark_parse_long(s + 2 * user, open - s - 2 * user, &v)) {
 			kmark_perr(ps, s, KMARK_KPE_BAD_DEREF_OFFS);
 			goto fail;
 		}
+		if (user && *s == '-')
+			v = -v;
 		if (depth >= KMARK_KPROBE_MAX_DEREF) {
 			kmark_perr(ps, s, KMARK_KPE_DEREF_TOO_DEEP);
 			goto fail;
 		}
 		f->op = KMARK_F_DEREF;
+		f->user = user;
 		f->param = v;
 		f->base = kmark_parse_fetch(ps, tk, open + 1, e - 1, depth + 1);
 		if (!f->base)
@@ -992,6 +1016,33 @@ fail:
 	return NULL;
 }
 
+/*
+ * A bitfield, "bW@O/C" as ftrace's: W bits from bit O of a C-bit container
+ * (8, 16, 32 or 64), read as the container's unsigned type and recorded as
+ * one, O + W <= C. The caret goes to the type, as ftrace's BAD_BITFIELD.
+ */
+static int kmark_parse_bitfield(struct kmark_parse *ps, struct kmark_karg *a,
+				const char *t, size_t len)
+{
+	const char *at = memchr(t, '@', len), *slash;
+	long w, o, c;
+
+	slash = at ? memchr(at, '/', t + len - at) : NULL;
+	if (!at || !slash ||
+	    kmark_parse_long(t + 1, at - t - 1, &w) || !isdigit(t[1]) ||
+	    kmark_parse_long(at + 1, slash - at - 1, &o) || !isdigit(at[1]) ||
+	    kmark_parse_long(slash + 1, t + len - slash - 1, &c) ||
+	    !isdigit(slash[1]) ||
+	    (c != 8 && c != 16 && c != 32 && c != 64) ||
+	    w < 1 || o < 0 || w + o > c)
+		return kmark_perr(ps, t, KMARK_KPE_BAD_BITFIELD);
+	a->type = KMARK_T_U;
+	a->bits = c;
+	a->bf_width = w;
+	a->bf_offset = o;
+	return 0;
+}
+
 static int kmark_parse_type(struct kmark_parse *ps, struct kmark_karg *a,
 			    const char *t, size_t len)
 {
@@ -1009,6 +1060,8 @@ static int kmark_parse_type(struct kmark_parse *ps, struct kmark_karg *a,
 			return 0;
 		}
 	}
+	if (len >= 2 && t[0] == 'b')
+		return kmark_parse_bitfield(ps, a, t, len);
 	if (len >= 2 && strchr("usx", t[0]) && !kmark_parse_long(t + 1, len - 1, &bits) &&
 	    (bits == 8 || bits == 16 || bits == 32 || bits == 64) && isdigit(t[1])) {
 		a->type = t[0] == 'u' ? KMARK_T_U : t[0] == 's' ? KMARK_T_S : KMARK_T_X;
@@ -1021,7 +1074,7 @@ static int kmark_parse_type(struct kmark_parse *ps, struct kmark_karg *a,
 /* Names an argument cannot take: the common fields and the probe's own. */
 static const char * const kmark_reserved_names[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
-	"common_comm_id", "common_comm", "common_cpu", "cpu", "comm",
+	"common_comm_id", "common_comm", "common_cpu",
 	"__probe_ip", "__probe_func", "__probe_ret_ip",
 };
 
@@ -1086,14 +1139,71 @@ static int kmark_parse_arg(struct kmark_parse *ps, struct kmark_kprobe *tk,
 		/* As ftrace: "+0($arg2):string", not "$arg2:string". */
 		kmark_free_fetch(a->fetch);
 		return kmark_perr(ps, colon + 1, KMARK_KPE_BAD_STRING);
+	} else if (a->type == KMARK_T_STRING && a->fetch->user) {
+		/* "+u0($arg2):string" is a user string, as ftrace reads it. */
+		a->type = KMARK_T_USTRING;
 	}
-	a->text = kstrndup(s, e - s, GFP_KERNEL);
+	a->text = kstrndup(body, e - body, GFP_KERNEL);
 	if (!a->text) {
 		kmark_free_fetch(a->fetch);
 		return -ENOMEM;
 	}
 	tk->nr_args++;
 	return 0;
+}
+
+/*
+ * "[NAME=]FETCHARG:%pd" (a struct dentry *) and ":%pD" (a struct file *):
+ * the name of the dentry, written out as the string fetch it stands for,
+ * as ftrace's traceprobe_expand_dentry_args() does (and so listed in
+ * kprobe_events). Return: the expanded word (kfree() it), NULL when the
+ * word is not one, or an ERR_PTR.
+ */
+static char *kmark_expand_dentry_arg(const char *s, const char *e)
+{
+	size_t len = e - s;
+	const char *eq = memchr(s, '=', len), *body = eq ? eq + 1 : s;
+	int nlen = eq ? eq + 1 - s : 0, blen = e - 4 - body;
+	char *w;
+
+	if (len < 4 || strncmp(e - 4, ":%p", 3) || (e[-1] != 'd' && e[-1] != 'D'))
+		return NULL;
+	if (e[-1] == 'd')
+		w = kasprintf(GFP_KERNEL, "%.*s+0x0(+0x%zx(%.*s)):string",
+			      nlen, s, offsetof(struct dentry, d_name.name),
+			      blen, body);
+	else
+		w = kasprintf(GFP_KERNEL, "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
+			      nlen, s, offsetof(struct dentry, d_name.name),
+			      offsetof(struct file, f_path.dentry), blen, body);
+	return w ?: ERR_PTR(-ENOMEM);
+}
+
+/* One FETCHARGS word [s, e), a %pd or %pD one expanded first. */
+static int kmark_parse_arg_word(struct kmark_parse *ps, struct kmark_kprobe *tk,
+				const char *s, const char *e)
+{
+	char *w = kmark_expand_dentry_arg(s, e);
+	struct kmark_parse sub;
+	int ret;
+
+	if (IS_ERR(w))
+		return PTR_ERR(w);
+	if (!w) {
+		ret = kmark_parse_arg(ps, tk, s, e);
+	} else {
+		/* Errors in the expansion point at the word as written. */
+		sub.cmd = w;
+		sub.err = KMARK_KPE_NOMEM;
+		sub.pos = 0;
+		ret = kmark_parse_arg(&sub, tk, w, w + strlen(w));
+		if (ret == -EINVAL)
+			kmark_perr(ps, s, sub.err);
+		kfree(w);
+	}
+	if (!ret)
+		tk->arg_pos[tk->nr_args - 1] = s - ps->cmd;
+	return ret;
 }
 
 /* The text conversion of an argument's type, as ftrace prints it. */
@@ -1126,8 +1236,12 @@ static const char *kmark_type_name(const struct kmark_karg *a, char *buf)
 	case KMARK_T_SYMBOL:
 		return "symbol";
 	default:
-		sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
-			a->type == KMARK_T_S ? 's' : 'x', a->bits);
+		if (a->bf_width)
+			sprintf(buf, "b%u@%u/%u", a->bf_width, a->bf_offset,
+				a->bits);
+		else
+			sprintf(buf, "%c%u", a->type == KMARK_T_U ? 'u' :
+				a->type == KMARK_T_S ? 's' : 'x', a->bits);
 		return buf;
 	}
 }
@@ -1244,6 +1358,10 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 	if (!tk)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&tk->marker.files);
+	/* An event of its own, until a write appends it to another. */
+	tk->ev = tk;
+	INIT_LIST_HEAD(&tk->probes);
+	list_add(&tk->probe_node, &tk->probes);
 
 	if (*p != 'p' && *p != 'r') {
 		kmark_perr(&ps, p, KMARK_KPE_BAD_CMD);
@@ -1336,7 +1454,7 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 		w = p;
 		while (*p && !isspace(*p))
 			p++;
-		ret = kmark_parse_arg(&ps, tk, w, p);
+		ret = kmark_parse_arg_word(&ps, tk, w, p);
 		if (ret)
 			goto fail;
 	}
@@ -1443,15 +1561,8 @@ static bool kmark_kprobe_waiting(struct kmark_kprobe *tk)
 	return tk->module && (!tk->registered || kmark_kprobe_gone(tk));
 }
 
-/*
- * Enabling a probe whose module is not loaded succeeds, as in ftrace: it
- * records from the moment the module loads. A probe whose code is gone
- * for good cannot be enabled (-ENODEV).
- */
-static int kmark_kprobe_enable(struct kmark_marker *m)
+static int kmark_kprobe_arm_one(struct kmark_kprobe *tk)
 {
-	struct kmark_kprobe *tk = to_tk(m);
-
 	if (kmark_kprobe_waiting(tk))
 		return 0;
 	if (!tk->registered || kmark_kprobe_gone(tk))
@@ -1459,10 +1570,8 @@ static int kmark_kprobe_enable(struct kmark_marker *m)
 	return tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
 }
 
-static void kmark_kprobe_disable(struct kmark_marker *m)
+static void kmark_kprobe_disarm_one(struct kmark_kprobe *tk)
 {
-	struct kmark_kprobe *tk = to_tk(m);
-
 	if (!tk->registered || kmark_kprobe_gone(tk))
 		return;
 	if (tk->is_return)
@@ -1471,12 +1580,48 @@ static void kmark_kprobe_disable(struct kmark_marker *m)
 		disable_kprobe(&tk->rp.kp);
 }
 
+/*
+ * Enabling a probe whose module is not loaded succeeds, as in ftrace: it
+ * records from the moment the module loads. An event whose probes' code
+ * is all gone for good cannot be enabled (-ENODEV); one with several
+ * probes records through those it can arm.
+ */
+static int kmark_kprobe_enable(struct kmark_marker *m)
+{
+	struct kmark_kprobe *ev = to_tk(m), *tk;
+	bool any = false;
+	int ret = 0, r;
+
+	list_for_each_entry(tk, &ev->probes, probe_node) {
+		r = kmark_kprobe_arm_one(tk);
+		if (r == -ENODEV)
+			continue;
+		any = true;
+		if (r && !ret)
+			ret = r;
+	}
+	if (!any)
+		return -ENODEV;
+	if (ret)
+		list_for_each_entry(tk, &ev->probes, probe_node)
+			kmark_kprobe_disarm_one(tk);
+	return ret;
+}
+
+static void kmark_kprobe_disable(struct kmark_marker *m)
+{
+	struct kmark_kprobe *ev = to_tk(m), *tk;
+
+	list_for_each_entry(tk, &ev->probes, probe_node)
+		kmark_kprobe_disarm_one(tk);
+}
+
 /* available_markers: "[kprobe] dfd=s32 fname=string" */
 static void kmark_kprobe_show(struct seq_file *s, struct kmark_marker *m)
 {
 	struct kmark_kprobe *tk = to_tk(m);
 	unsigned int i;
-	char buf[8];
+	char buf[16];
 
 	seq_puts(s, tk->is_return ? "[kretprobe]" : "[kprobe]");
 	for (i = 0; i < tk->nr_args; i++)
@@ -1536,31 +1681,31 @@ static void kmark_kprobe_arm(struct kmark_kprobe *tk, struct module *mod)
 
 	if (!full) {
 		pr_warn("kprobe event %s/%s: out of memory; not armed\n",
-			tk->marker.system, tk->marker.name);
+			tk->ev->marker.system, tk->ev->marker.name);
 		return;
 	}
 	addr = kallsyms_lookup_name(full);
 	gone = addr ? kmark_kprobe_resolve_args(tk) : NULL;
 	if (!addr) {
 		pr_warn("kprobe event %s/%s: no %s in module %s; not armed\n",
-			tk->marker.system, tk->marker.name, tk->symbol,
+			tk->ev->marker.system, tk->ev->marker.name, tk->symbol,
 			tk->module);
 	} else if (gone) {
 		pr_warn("kprobe event %s/%s: no @%s any more; not armed\n",
-			tk->marker.system, tk->marker.name, gone);
+			tk->ev->marker.system, tk->ev->marker.name, gone);
 	} else if (tk->at_entry && kprobe_on_func_entry(NULL, full, tk->offset)) {
 		pr_warn("kprobe event %s/%s: %s+%lu is not the function's entry, where its $argN are; not armed\n",
-			tk->marker.system, tk->marker.name, full, tk->offset);
+			tk->ev->marker.system, tk->ev->marker.name, full, tk->offset);
 	} else if (security_locked_down(LOCKDOWN_KPROBES)) {
 		/* As ftrace's __register_trace_kprobe(): at every registration. */
 		pr_warn("kprobe event %s/%s: kprobes are locked down; not armed\n",
-			tk->marker.system, tk->marker.name);
+			tk->ev->marker.system, tk->ev->marker.name);
 	} else {
 		tk->addr = addr + tk->offset;
-		ret = kmark_kprobe_register(tk, tk->marker.nr_attached);
+		ret = kmark_kprobe_register(tk, tk->ev->marker.nr_attached);
 		if (ret)
 			pr_warn("kprobe event %s/%s: cannot arm %s+%lu: %d\n",
-				tk->marker.system, tk->marker.name, full,
+				tk->ev->marker.system, tk->ev->marker.name, full,
 				tk->offset, ret);
 	}
 	kfree(full);
@@ -1589,13 +1734,14 @@ static int kmark_kprobe_module_cb(struct notifier_block *nb,
 
 		if (!kmark_is_kprobe(m))
 			continue;
-		tk = to_tk(m);
-		if (!tk->module || strcmp(tk->module, mod->name))
-			continue;
-		if (tk->registered)
-			kmark_kprobe_unregister(tk);
-		tk->addr = 0;
-		kmark_kprobe_arm(tk, mod);
+		list_for_each_entry(tk, &to_tk(m)->probes, probe_node) {
+			if (!tk->module || strcmp(tk->module, mod->name))
+				continue;
+			if (tk->registered)
+				kmark_kprobe_unregister(tk);
+			tk->addr = 0;
+			kmark_kprobe_arm(tk, mod);
+		}
 	}
 	mutex_unlock(&kmark_mutex);
 	return NOTIFY_DONE;
@@ -1655,32 +1801,36 @@ static void kmark_kprobe_haunt(struct kmark_kprobe *tk)
 }
 
 /*
- * Free events taken out of the namespace: their kprobes are unregistered in
- * two batches (one wait each), and readers that render old records under
- * RCU are waited for once.
+ * Free events taken out of the namespace, each with its probes (a probe
+ * deleted from an event that stays is one of its own here): their kprobes
+ * are unregistered in two batches (one wait each), and readers that render
+ * old records under RCU are waited for once.
  */
 static void kmark_kprobe_free_list(struct list_head *dead)
 {
-	struct kmark_kprobe *tk, *n;
+	struct kmark_kprobe *ev, *n, *tk, *tn;
 	struct kretprobe **rps;
 	struct kprobe **kps;
 	unsigned int nk = 0, nr = 0, total = 0;
 
 	if (list_empty(dead))
 		return;
-	list_for_each_entry(tk, dead, marker.list)
-		total++;
+	list_for_each_entry(ev, dead, marker.list)
+		list_for_each_entry(tk, &ev->probes, probe_node)
+			total++;
 	kps = kcalloc(total, sizeof(*kps), GFP_KERNEL);
 	rps = kcalloc(total, sizeof(*rps), GFP_KERNEL);
-	list_for_each_entry(tk, dead, marker.list) {
-		if (!tk->registered)
-			continue;
-		if (tk->is_return && rps)
-			rps[nr++] = &tk->rp;
-		else if (!tk->is_return && kps)
-			kps[nk++] = &tk->rp.kp;
-		else
-			kmark_kprobe_unregister(tk);	/* no memory: one by one */
+	list_for_each_entry(ev, dead, marker.list) {
+		list_for_each_entry(tk, &ev->probes, probe_node) {
+			if (!tk->registered)
+				continue;
+			if (tk->is_return && rps)
+				rps[nr++] = &tk->rp;
+			else if (!tk->is_return && kps)
+				kps[nk++] = &tk->rp.kp;
+			else
+				kmark_kprobe_unregister(tk);	/* no memory: one by one */
+		}
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
@@ -1689,28 +1839,33 @@ static void kmark_kprobe_free_list(struct list_head *dead)
 	kfree(kps);
 	kfree(rps);
 	synchronize_rcu();
-	list_for_each_entry_safe(tk, n, dead, marker.list) {
-		list_del(&tk->marker.list);
-		if (tk->ghost)
-			kmark_kprobe_haunt(tk);
+	list_for_each_entry_safe(ev, n, dead, marker.list) {
+		list_del(&ev->marker.list);
+		list_for_each_entry_safe(tk, tn, &ev->probes, probe_node) {
+			list_del(&tk->probe_node);
+			if (tk != ev)
+				kmark_kprobe_free(tk);
+		}
+		if (ev->ghost)
+			kmark_kprobe_haunt(ev);
 		else
-			kmark_kprobe_free(tk);
+			kmark_kprobe_free(ev);
 	}
 }
 
-/* Take @tk out of the namespace onto @dead (kmark_mutex held). */
-static void kmark_kprobe_retire(struct kmark_kprobe *tk, struct list_head *dead)
+/* Take event @ev out of the namespace onto @dead (kmark_mutex held). */
+static void kmark_kprobe_retire(struct kmark_kprobe *ev, struct list_head *dead)
 {
 	lockdep_assert_held(&kmark_mutex);
-	kmark_event_files_remove(&tk->marker);
-	if (tk->marker.was_enabled) {
+	kmark_event_files_remove(&ev->marker);
+	if (ev->marker.was_enabled) {
 		/* Out of the namespace; its id stays, for its records. */
-		list_del(&tk->marker.list);
-		tk->ghost = true;
+		list_del(&ev->marker.list);
+		ev->ghost = true;
 	} else {
-		kmark_dynamic_unlink(&tk->marker);
+		kmark_dynamic_unlink(&ev->marker);
 	}
-	list_add_tail(&tk->marker.list, dead);
+	list_add_tail(&ev->marker.list, dead);
 }
 
 /* Whether some kprobe event is enabled (kmark_mutex held). */
@@ -1725,6 +1880,220 @@ static bool kmark_kprobe_any_busy(void)
 }
 
 /*
+ * A write being applied: its new probes (@add, @nadd of them: new events,
+ * and probes to append to an event, whose ->ev is that event).
+ */
+struct kmark_kp_write {
+	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES];
+	unsigned int nadd;
+};
+
+/*
+ * Whether the write deletes every probe of event @ev, those it appends to
+ * it included: then the event goes (and a new one may take its name).
+ */
+static bool kmark_kprobe_all_doomed(struct kmark_kprobe *ev,
+				    const struct kmark_kp_write *w)
+{
+	struct kmark_kprobe *tk;
+	unsigned int i;
+
+	list_for_each_entry(tk, &ev->probes, probe_node)
+		if (!tk->doomed)
+			return false;
+	for (i = 0; i < w->nadd; i++)
+		if (w->add[i]->ev == ev && w->add[i] != ev && !w->add[i]->doomed)
+			return false;
+	return true;
+}
+
+/* Whether [w, e) is @s, all of it. */
+static bool kmark_word_is(const char *w, const char *e, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(e - w) == n && !strncmp(w, s, n);
+}
+
+/*
+ * Whether probe @tk is the one "[MOD:]SYM[+OFFS] [NAME=FETCHARG...]" or
+ * "ADDR ..." (@spec; empty: any) names, as ftrace's
+ * trace_kprobe_match_command_head(): its place as kprobe_events lists it
+ * ("+0" may be left out, as ftrace lists it), then its first arguments
+ * as listed.
+ */
+static bool kmark_kprobe_match(const struct kmark_kprobe *tk, const char *spec)
+{
+	const char *w = skip_spaces(spec), *e, *colon, *plus;
+	char num[24];
+	unsigned int i;
+	size_t n;
+
+	if (!*w)
+		return true;
+	e = w;
+	while (*e && !isspace(*e))
+		e++;
+	if (!tk->symbol) {
+		snprintf(num, sizeof(num), "0x%lx", tk->addr);
+		if (!kmark_word_is(w, e, num))
+			return false;
+	} else {
+		colon = memchr(w, ':', e - w);
+		if (!colon != !tk->module ||
+		    (colon && !kmark_word_is(w, colon, tk->module)))
+			return false;
+		w = colon ? colon + 1 : w;
+		plus = memchr(w, '+', e - w);
+		if (!kmark_word_is(w, plus ?: e, tk->symbol))
+			return false;
+		snprintf(num, sizeof(num), "%lu", tk->offset);
+		if (plus ? !kmark_word_is(plus + 1, e, num) : tk->offset)
+			return false;
+	}
+	for (i = 0;; i++) {
+		w = skip_spaces(e);
+		if (!*w)
+			return true;
+		e = w;
+		while (*e && !isspace(*e))
+			e++;
+		if (i == tk->nr_args)
+			return false;
+		n = strlen(tk->args[i].name);
+		if ((size_t)(e - w) <= n || strncmp(w, tk->args[i].name, n) ||
+		    w[n] != '=' ||
+		    !kmark_word_is(w + n + 1, e, tk->args[i].text))
+			return false;
+	}
+}
+
+/* Whether probes @a and @b are one: the same place, the same arguments. */
+static bool kmark_kprobe_same(const struct kmark_kprobe *a,
+			      const struct kmark_kprobe *b)
+{
+	unsigned int i;
+
+	if (a->symbol && b->symbol) {
+		if (strcmp(a->symbol, b->symbol) || a->offset != b->offset ||
+		    !a->module != !b->module ||
+		    (a->module && strcmp(a->module, b->module)))
+			return false;
+	} else if (a->symbol || b->symbol || a->addr != b->addr) {
+		return false;
+	}
+	if (a->nr_args != b->nr_args)
+		return false;
+	for (i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].text, b->args[i].text))
+			return false;
+	return true;
+}
+
+/*
+ * Appending probe @tk to event @ev ("p:EVENT SYM2" for an EVENT that
+ * exists), as ftrace's append_trace_kprobe(): the same kind of probe,
+ * the same arguments (names and types), not the same probe twice. 0, or
+ * the error with *@pos set.
+ */
+static int kmark_kprobe_append_check(struct kmark_kprobe *ev,
+				     struct kmark_kprobe *tk,
+				     const struct kmark_kp_write *w,
+				     const char *line, unsigned int *pos)
+{
+	struct kmark_kprobe *p;
+	unsigned int i, n = min(ev->nr_args, tk->nr_args);
+	char buf[16], buf2[16];
+
+	*pos = 0;
+	if (ev->is_return != tk->is_return)
+		return KMARK_KPE_DIFF_PROBE_TYPE;
+	for (i = 0; i <= n; i++) {
+		if (i == n && ev->nr_args == tk->nr_args)
+			break;
+		if (i == n ||
+		    strcmp(ev->args[i].name, tk->args[i].name) ||
+		    strcmp(kmark_type_name(&ev->args[i], buf),
+			   kmark_type_name(&tk->args[i], buf2))) {
+			*pos = i < tk->nr_args ? tk->arg_pos[i] : strlen(line);
+			return KMARK_KPE_DIFF_ARG_TYPE;
+		}
+	}
+	list_for_each_entry(p, &ev->probes, probe_node)
+		if (!p->doomed && kmark_kprobe_same(p, tk))
+			return KMARK_KPE_SAME_PROBE;
+	for (i = 0; i < w->nadd; i++) {
+		p = w->add[i];
+		if (p != tk && p->ev == ev && !p->doomed && kmark_kprobe_same(p, tk))
+			return KMARK_KPE_SAME_PROBE;
+	}
+	return 0;
+}
+
+/*
+ * "-:[GRP/]EVENT [SYM[+OFFS] [ARGS]]" and "-:GRP/": mark the probes it
+ * deletes (the event's, those of @spec only, or every event's of GRP),
+ * the ones this write appends included. 0, or the error.
+ */
+static int kmark_kprobe_doom(const char *line, const struct kmark_kp_write *w,
+			     int *err, unsigned int *pos)
+{
+	const char *tok = line + 2, *end = tok, *slash, *nm = tok;
+	char grp[KMARK_NAME_MAX] = KMARK_KPROBE_GROUP;
+	struct kmark_kprobe *ev, *tk;
+	struct kmark_marker *m;
+	unsigned int i, hit = 0;
+	size_t nlen;
+
+	*pos = 1;
+	*err = KMARK_KPE_NO_EVENT_NAME;
+	if (line[1] != ':' || !*tok || isspace(*tok))
+		return -EINVAL;
+	while (*end && !isspace(*end))
+		end++;
+	slash = memchr(tok, '/', end - tok);
+	*pos = 2;
+	*err = KMARK_KPE_NO_SUCH_EVENT;
+	if (slash && slash - tok >= sizeof(grp))
+		return -EINVAL;
+	if (slash) {
+		memcpy(grp, tok, slash - tok);
+		grp[slash - tok] = '\0';
+		nm = slash + 1;
+	}
+	nlen = end - nm;	/* 0: "-:GRP/", every event of GRP */
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (!kmark_is_kprobe(m) || strcmp(m->system, grp) ||
+		    (nlen && (strlen(m->name) != nlen ||
+			      strncmp(m->name, nm, nlen))))
+			continue;
+		ev = to_tk(m);
+		if (kmark_kprobe_all_doomed(ev, w))
+			continue;
+		if (kmark_marker_recording(m)) {
+			*err = KMARK_KPE_EVENT_BUSY;
+			return -EBUSY;
+		}
+		list_for_each_entry(tk, &ev->probes, probe_node) {
+			if (!tk->doomed && kmark_kprobe_match(tk, end)) {
+				tk->doomed = true;
+				hit++;
+			}
+		}
+		for (i = 0; i < w->nadd; i++) {
+			tk = w->add[i];
+			if (tk->ev == ev && tk != ev && !tk->doomed &&
+			    kmark_kprobe_match(tk, end)) {
+				tk->doomed = true;
+				hit++;
+			}
+		}
+	}
+	*err = KMARK_KPE_NO_SUCH_EVENT;
+	return hit ? 0 : -EINVAL;
+}
+
+/*
  * Run the commands in @buf (one per line), after deleting every kprobe
  * event if @truncate. All or nothing: every line is parsed, every new probe
  * registered (disabled) and given its id before anything is deleted or
@@ -1734,8 +2103,9 @@ static bool kmark_kprobe_any_busy(void)
 static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 			    int *err, unsigned int *pos)
 {
-	struct kmark_kprobe *add[KMARK_KPROBE_MAX_LINES] = {}, *heir;
-	unsigned int nadd = 0, nlines = 0, ids = 0, i, j;
+	struct kmark_kp_write *w;
+	struct kmark_kprobe *heir, *ev, *tk, *tn;
+	unsigned int nlines = 0, ids = 0, i, j;
 	struct kmark_marker *m, *n;
 	char *line, *next = buf;
 	LIST_HEAD(dead);
@@ -1743,6 +2113,11 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 
 	*err_line = buf;
 	*pos = 0;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		*err = KMARK_KPE_NOMEM;
+		return -ENOMEM;
+	}
 	mutex_lock(&kmark_mutex);
 	if (truncate) {
 		if (kmark_kprobe_any_busy()) {
@@ -1752,7 +2127,9 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 		}
 		list_for_each_entry(m, &kmark_markers, list)
 			if (kmark_is_kprobe(m))
-				to_tk(m)->doomed = true;
+				list_for_each_entry(tk, &to_tk(m)->probes,
+						    probe_node)
+					tk->doomed = true;
 	}
 	while ((line = strsep(&next, "\n")) != NULL) {
 		char *c = strchr(line, '#');
@@ -1770,87 +2147,69 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 			goto undo;
 		}
 		if (line[0] == '-') {
-			struct kmark_marker *found = NULL;
-			char grp[KMARK_NAME_MAX];
-			const char *nm = line + 2, *slash;
-
-			if (line[1] != ':' || !*nm) {
-				*err = KMARK_KPE_NO_EVENT_NAME;
-				*pos = 1;
-				ret = -EINVAL;
+			ret = kmark_kprobe_doom(line, w, err, pos);
+			if (ret)
 				goto undo;
-			}
-			slash = strchr(nm, '/');
-			if (slash && slash - nm < sizeof(grp)) {
-				memcpy(grp, nm, slash - nm);
-				grp[slash - nm] = '\0';
-				nm = slash + 1;
-			} else {
-				strscpy(grp, slash ? "" : KMARK_KPROBE_GROUP);
-			}
-			list_for_each_entry(m, &kmark_markers, list)
-				if (kmark_is_kprobe(m) && !to_tk(m)->doomed &&
-				    !strcmp(m->system, grp) && !strcmp(m->name, nm))
-					found = m;
-			*pos = 2;
-			if (!found) {
-				*err = KMARK_KPE_NO_SUCH_EVENT;
-				ret = -EINVAL;
-				goto undo;
-			}
-			if (kmark_marker_recording(found)) {
-				*err = KMARK_KPE_EVENT_BUSY;
-				ret = -EBUSY;
-				goto undo;
-			}
-			to_tk(found)->doomed = true;
 			continue;
 		}
-		ret = kmark_kprobe_parse(line, &add[nadd], err, pos);
+		ret = kmark_kprobe_parse(line, &w->add[w->nadd], err, pos);
 		if (ret)
 			goto undo;
-		{
-			struct kmark_kprobe *tk = add[nadd++];
-
-			m = kmark_name_taken(tk->marker.system, tk->marker.name);
-			if (m && kmark_is_kprobe(m) && to_tk(m)->doomed)
-				m = NULL;	/* deleted by this very write */
-			for (j = 0; !m && j + 1 < nadd; j++)
-				if (!strcmp(add[j]->marker.system, tk->marker.system) &&
-				    !strcmp(add[j]->marker.name, tk->marker.name))
-					m = &add[j]->marker;
-			if (m) {
-				*err = m->ops ? KMARK_KPE_EVENT_EXISTS :
-						KMARK_KPE_MARKER_CLASH;
-				*pos = tk->name_pos;
+		tk = w->add[w->nadd++];
+		/*
+		 * An event of that name: this probe joins it (multiprobe),
+		 * unless the write deletes all of it, when this one is a new
+		 * event in its place; one this write adds is joined too.
+		 */
+		ev = NULL;
+		m = kmark_name_taken(tk->marker.system, tk->marker.name);
+		if (m && !kmark_is_kprobe(m)) {
+			*err = KMARK_KPE_MARKER_CLASH;
+			*pos = tk->name_pos;
+			ret = -EINVAL;
+			goto undo;
+		}
+		if (m && !kmark_kprobe_all_doomed(to_tk(m), w))
+			ev = to_tk(m);
+		for (j = 0; !ev && j + 1 < w->nadd; j++)
+			if (w->add[j]->ev == w->add[j] &&
+			    !strcmp(w->add[j]->marker.system, tk->marker.system) &&
+			    !strcmp(w->add[j]->marker.name, tk->marker.name))
+				ev = w->add[j];
+		if (ev) {
+			*err = kmark_kprobe_append_check(ev, tk, w, line, pos);
+			if (*err) {
 				ret = -EINVAL;
 				goto undo;
 			}
-			ret = security_locked_down(LOCKDOWN_KPROBES);
-			if (ret) {
-				*err = KMARK_KPE_LOCKED_DOWN;
-				goto undo;
-			}
-			/* MOD:SYM of a module not loaded: armed when it is. */
-			ret = tk->addr ? kmark_kprobe_register(tk, false) : 0;
-			if (ret) {
-				*err = ret == -EILSEQ ? KMARK_KPE_NOT_INSN_BOUNDARY :
-					ret == -EINVAL ? KMARK_KPE_CANNOT_PROBE :
-							 KMARK_KPE_REGISTER_FAILED;
-				*pos = 0;
-				while (line[*pos] && !isspace(line[*pos]))
-					(*pos)++;
-				while (isspace(line[*pos]))
-					(*pos)++;
-				ret = -EINVAL;
-				goto undo;
-			}
+			tk->ev = ev;
+		}
+		ret = security_locked_down(LOCKDOWN_KPROBES);
+		if (ret) {
+			*err = KMARK_KPE_LOCKED_DOWN;
+			goto undo;
+		}
+		/* MOD:SYM of a module not loaded: armed when it is. */
+		ret = tk->addr ? kmark_kprobe_register(tk, false) : 0;
+		if (ret) {
+			*err = ret == -EILSEQ ? KMARK_KPE_NOT_INSN_BOUNDARY :
+				ret == -EINVAL ? KMARK_KPE_CANNOT_PROBE :
+						 KMARK_KPE_REGISTER_FAILED;
+			*pos = 0;
+			while (line[*pos] && !isspace(line[*pos]))
+				(*pos)++;
+			while (isspace(line[*pos]))
+				(*pos)++;
+			ret = -EINVAL;
+			goto undo;
 		}
 	}
 	*err_line = buf;
 	*pos = 0;
-	for (ids = 0; ids < nadd; ids++) {
-		ret = kmark_dynamic_alloc_id(&add[ids]->marker);
+	for (ids = 0; ids < w->nadd; ids++) {
+		if (w->add[ids]->ev != w->add[ids])
+			continue;
+		ret = kmark_dynamic_alloc_id(&w->add[ids]->marker);
 		if (ret) {
 			*err = ret == -ENOMEM ? KMARK_KPE_NOMEM :
 						KMARK_KPE_NO_IDS;
@@ -1863,13 +2222,16 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 	 * failing still changes nothing; one that replaces a deleted event of
 	 * the same name (same directory) gets them once that one is gone.
 	 */
-	for (i = 0; i < nadd; i++) {
-		m = kmark_name_taken(add[i]->marker.system, add[i]->marker.name);
-		if (m && kmark_is_kprobe(m) && to_tk(m)->doomed) {
-			to_tk(m)->heir = add[i];
+	for (i = 0; i < w->nadd; i++) {
+		tk = w->add[i];
+		if (tk->ev != tk)
+			continue;
+		m = kmark_name_taken(tk->marker.system, tk->marker.name);
+		if (m) {	/* a kprobe event the write deletes */
+			to_tk(m)->heir = tk;
 			continue;
 		}
-		ret = kmark_event_files_add(&add[i]->marker);
+		ret = kmark_event_files_add(&tk->marker);
 		if (ret) {
 			*err = KMARK_KPE_NOMEM;
 			goto undo;
@@ -1877,33 +2239,79 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 	}
 	/* From here on nothing fails. */
 	list_for_each_entry_safe(m, n, &kmark_markers, list) {
-		if (!kmark_is_kprobe(m) || !to_tk(m)->doomed)
+		if (!kmark_is_kprobe(m))
 			continue;
-		heir = to_tk(m)->heir;
-		kmark_kprobe_retire(to_tk(m), &dead);
-		if (heir && kmark_event_files_add(&heir->marker))
-			kmark_log_err(kmark_top_inst, buf, 0,
-				      "Out of memory: some events/SYS/NAME/ of the replaced event are missing");
+		ev = to_tk(m);
+		if (kmark_kprobe_all_doomed(ev, w)) {
+			heir = ev->heir;
+			kmark_kprobe_retire(ev, &dead);
+			if (heir && kmark_event_files_add(&heir->marker))
+				kmark_log_err_loc(kmark_top_inst, KMARK_KPROBE_LOC,
+						  buf, 0,
+						  "Out of memory: some events/SYS/NAME/ of the replaced event are missing");
+			continue;
+		}
+		/*
+		 * Some of its probes go, the event stays: each deleted one
+		 * goes as an event of its own; its first probe, which holds
+		 * the event, is only unregistered.
+		 */
+		list_for_each_entry_safe(tk, tn, &ev->probes, probe_node) {
+			if (!tk->doomed)
+				continue;
+			tk->doomed = false;
+			list_del(&tk->probe_node);
+			if (tk == ev) {
+				INIT_LIST_HEAD(&ev->probe_node);
+				if (ev->registered)
+					kmark_kprobe_unregister(ev);
+				continue;
+			}
+			/* Not to hit with ->ev changed: unregistered now. */
+			if (tk->registered)
+				kmark_kprobe_unregister(tk);
+			tk->ev = tk;
+			list_add(&tk->probe_node, &tk->probes);
+			list_add_tail(&tk->marker.list, &dead);
+		}
 	}
-	for (i = 0; i < nadd; i++)
-		kmark_dynamic_link(&add[i]->marker);
-	mutex_unlock(&kmark_mutex);
-	kmark_kprobe_free_list(&dead);
-	return 0;
-undo:
-	for (i = 0; i < nadd; i++)
-		kmark_event_files_remove(&add[i]->marker);
-	for (i = 0; i < ids; i++)
-		kmark_dynamic_free_id(&add[i]->marker);
-	list_for_each_entry(m, &kmark_markers, list) {
-		if (kmark_is_kprobe(m)) {
-			to_tk(m)->doomed = false;
-			to_tk(m)->heir = NULL;
+	for (i = 0; i < w->nadd; i++) {
+		tk = w->add[i];
+		if (tk->ev == tk) {
+			kmark_dynamic_link(&tk->marker);
+		} else if (tk->doomed) {	/* deleted by the same write */
+			tk->ev = tk;
+			list_add_tail(&tk->marker.list, &dead);
+		} else {
+			list_move_tail(&tk->probe_node, &tk->ev->probes);
+			if (kmark_marker_recording(&tk->ev->marker))
+				kmark_kprobe_arm_one(tk);
 		}
 	}
 	mutex_unlock(&kmark_mutex);
-	for (i = 0; i < nadd; i++)
-		list_add_tail(&add[i]->marker.list, &dead);
+	kfree(w);
+	kmark_kprobe_free_list(&dead);
+	return 0;
+undo:
+	for (i = 0; i < w->nadd; i++)
+		if (w->add[i]->ev == w->add[i])
+			kmark_event_files_remove(&w->add[i]->marker);
+	for (i = 0; i < ids; i++)
+		if (w->add[i]->ev == w->add[i])
+			kmark_dynamic_free_id(&w->add[i]->marker);
+	list_for_each_entry(m, &kmark_markers, list) {
+		if (!kmark_is_kprobe(m))
+			continue;
+		to_tk(m)->heir = NULL;
+		list_for_each_entry(tk, &to_tk(m)->probes, probe_node)
+			tk->doomed = false;
+	}
+	mutex_unlock(&kmark_mutex);
+	for (i = 0; i < w->nadd; i++) {
+		w->add[i]->ev = w->add[i];
+		list_add_tail(&w->add[i]->marker.list, &dead);
+	}
+	kfree(w);
 	kmark_kprobe_free_list(&dead);
 	return ret;
 }
@@ -1912,7 +2320,8 @@ undo:
 
 static void kmark_kprobe_log(const char *line, int err, unsigned int pos)
 {
-	kmark_log_err(kmark_top_inst, line, pos, kmark_kprobe_err_text(err));
+	kmark_log_err_loc(kmark_top_inst, KMARK_KPROBE_LOC, line, pos,
+			  kmark_kprobe_err_text(err));
 }
 
 /*
@@ -1944,7 +2353,8 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 
 	if (cnt >= PAGE_SIZE) {
 		kpf->failed = true;
-		kmark_log_err(kmark_top_inst, "", 0, KMARK_ERR_TOO_LONG);
+		kmark_log_err_loc(kmark_top_inst, KMARK_KPROBE_LOC, "", 0,
+				  KMARK_ERR_TOO_LONG);
 		return -E2BIG;
 	}
 	buf = memdup_user_nul(ubuf, cnt);
@@ -1968,15 +2378,12 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 }
 
 /* The definition in kprobe_events syntax: "p:kprobes/myopen do_sys_openat2+0 ..." */
-static int kmark_kp_show(struct seq_file *m, void *v)
+static void kmark_kp_show_one(struct seq_file *m, struct kmark_kprobe *ev,
+			      struct kmark_kprobe *tk)
 {
-	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
-	struct kmark_kprobe *tk;
+	struct kmark_marker *mk = &ev->marker;
 	unsigned int i;
 
-	if (!kmark_is_kprobe(mk))
-		return 0;
-	tk = to_tk(mk);
 	seq_putc(m, tk->is_return ? 'r' : 'p');
 	if (tk->is_return && tk->maxactive_set)
 		seq_printf(m, "%d", tk->rp.maxactive);
@@ -1988,30 +2395,45 @@ static int kmark_kp_show(struct seq_file *m, void *v)
 	else
 		seq_printf(m, "0x%lx", tk->addr);
 	for (i = 0; i < tk->nr_args; i++)
-		seq_printf(m, " %s", tk->args[i].text);
+		seq_printf(m, " %s=%s", tk->args[i].name, tk->args[i].text);
 	/* The state, as a comment: the line still defines the probe. */
 	if (kmark_kprobe_waiting(tk))
 		seq_printf(m, " # not armed: module %s is not loaded", tk->module);
 	else if (kmark_kprobe_gone(tk))
 		seq_puts(m, " # gone: its code was freed (an __init function)");
 	seq_putc(m, '\n');
-	return 0;
 }
 
-static int kmark_kp_profile_show(struct seq_file *m, void *v)
+/* An event: one line per probe, as ftrace lists a multiprobe event. */
+static int kmark_kp_show(struct seq_file *m, void *v)
 {
 	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
 	struct kmark_kprobe *tk;
-	unsigned long hits = 0;
+
+	if (!kmark_is_kprobe(mk))
+		return 0;
+	list_for_each_entry(tk, &to_tk(mk)->probes, probe_node)
+		kmark_kp_show_one(m, to_tk(mk), tk);
+	return 0;
+}
+
+/* "  EVENT  hits  misses", an event's probes together. */
+static int kmark_kp_profile_show(struct seq_file *m, void *v)
+{
+	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
+	unsigned long hits = 0, misses = 0;
+	struct kmark_kprobe *tk;
 	int cpu;
 
 	if (!kmark_is_kprobe(mk))
 		return 0;
-	tk = to_tk(mk);
-	for_each_possible_cpu(cpu)
-		hits += *per_cpu_ptr(tk->nhit, cpu);
-	seq_printf(m, "  %-44s %15lu %15lu\n", mk->name, hits,
-		   tk->rp.kp.nmissed + (tk->is_return ? tk->rp.nmissed : 0));
+	list_for_each_entry(tk, &to_tk(mk)->probes, probe_node) {
+		for_each_possible_cpu(cpu)
+			hits += *per_cpu_ptr(tk->nhit, cpu);
+		misses += tk->rp.kp.nmissed +
+			  (tk->is_return ? tk->rp.nmissed : 0);
+	}
+	seq_printf(m, "  %-44s %15lu %15lu\n", mk->name, hits, misses);
 	return 0;
 }
 
@@ -2045,8 +2467,9 @@ static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
 		ret = kmark_kprobe_any_busy() ? -EBUSY : 0;
 		mutex_unlock(&kmark_mutex);
 		if (ret) {
-			kmark_log_err(kmark_top_inst, "> kprobe_events", 0,
-				      kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
+			kmark_log_err_loc(kmark_top_inst, KMARK_KPROBE_LOC,
+					  "> kprobe_events", 0,
+					  kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
 			kfree(kpf);
 			return ret;
 		}

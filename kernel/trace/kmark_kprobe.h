@@ -9,6 +9,8 @@
 #include "kmark_internal.h"
 
 #define KMARK_KPROBE_GROUP	"kprobes"
+/* Who says an error in error_log: ftrace's name for its kprobe parser. */
+#define KMARK_KPROBE_LOC	"trace_kprobe"
 /* Two layout fields go to the probe address (and the caller, for r). */
 #define KMARK_KPROBE_MAX_ARGS	(KMARK_MAX_FIELDS - 2)
 #define KMARK_KPROBE_MAX_DEREF	4
@@ -61,6 +63,7 @@ enum {
 	KMARK_KPE_COMM_DEREF,
 	KMARK_KPE_BAD_FETCH_ARG,
 	KMARK_KPE_BAD_TYPE,
+	KMARK_KPE_BAD_BITFIELD,
 	KMARK_KPE_BAD_COMM_TYPE,
 	KMARK_KPE_BAD_STRING,
 	KMARK_KPE_ARG_NAME_TOO_LONG,
@@ -70,6 +73,9 @@ enum {
 	KMARK_KPE_EVENT_BUSY,
 	KMARK_KPE_SOME_BUSY,
 	KMARK_KPE_EVENT_EXISTS,
+	KMARK_KPE_DIFF_PROBE_TYPE,
+	KMARK_KPE_DIFF_ARG_TYPE,
+	KMARK_KPE_SAME_PROBE,
 	KMARK_KPE_MARKER_CLASH,
 	KMARK_KPE_TOO_MANY_LINES,
 	KMARK_KPE_NO_IDS,
@@ -91,6 +97,7 @@ enum kmark_fetch_op {
 struct kmark_fetch {
 	u8 op;
 	u8 slot;
+	bool user;		/* DEREF: "+uOFFS(...)", user memory */
 	unsigned long param;
 	char *sym;		/* MEM of @SYM: looked up again at arming */
 	long sym_off;
@@ -105,27 +112,38 @@ enum kmark_ktype {
 
 struct kmark_karg {
 	char name[KMARK_NAME_MAX];
-	char *text;		/* as the user wrote it, for reading back */
+	char *text;		/* FETCHARG[:TYPE] as written, for reading back */
 	struct kmark_fetch *fetch;
 	u8 type;
-	u8 bits;
+	u8 bits;		/* an integer's size; a bitfield's container */
+	u8 bf_width;		/* bW@O/C: W bits at bit O (0: no bitfield) */
+	u8 bf_offset;
 };
 
 /**
- * struct kmark_kprobe - one kprobe event
- * @marker:	its place in kmark's namespace (ops: kmark_kprobe_ops)
+ * struct kmark_kprobe - one probe of a kprobe event
+ * @marker:	the event's place in kmark's namespace (ops: kmark_kprobe_ops),
+ *		used in the event's first probe only
+ * @ev:		the probe whose @marker is the event: this one, or the first
+ *		of an event with several probes (multiprobe, as ftrace's:
+ *		"p:EVENT SYM2" on an existing EVENT with the same arguments)
+ * @probes:	in @ev: the event's probes (@ev's own too, unless deleted
+ *		while others remain: then @ev only holds the event)
+ * @probe_node:	this probe in @ev's @probes
  * @rp:		the kretprobe (return probes) or its kprobe, rp.kp (entry)
  * @is_return:	a return probe
  * @at_entry:	an entry probe on a function's entry: $argN is allowed
  * @maxactive_set: the user gave rN (else kretprobe's default)
  * @registered:	registered with kprobes (disabled until set_event)
  * @doomed:	to be deleted by the kprobe_events write being applied
- * @heir:	the event of the same name that write adds in its place
+ * @heir:	in @ev: the event of the same name that write adds in its
+ *		place
  * @symbol:	the resolved symbol (maybe a clone's name), NULL for ADDR
  * @module:	the module @symbol is in (armed again when it loads), or NULL
  * @offset:	offset in @symbol
  * @addr:	the probed address
  * @name_pos:	offset of the event name in the defining command
+ * @arg_pos:	offset of each argument in it (for carets)
  * @nhit:	hits per CPU, for kprobe_profile
  * @nr_entry_args: return probes: arguments saved at function entry
  * @entry_args:	their numbers ($argN is N - 1), by slot
@@ -134,6 +152,9 @@ struct kmark_karg {
  */
 struct kmark_kprobe {
 	struct kmark_marker marker;
+	struct kmark_kprobe *ev;
+	struct list_head probes;
+	struct list_head probe_node;
 	struct kretprobe rp;
 	bool is_return;
 	bool at_entry;
@@ -147,6 +168,7 @@ struct kmark_kprobe {
 	unsigned long offset;
 	unsigned long addr;
 	unsigned int name_pos;
+	unsigned short arg_pos[KMARK_KPROBE_MAX_ARGS];
 	unsigned long __percpu *nhit;
 	unsigned int nr_entry_args;
 	u8 entry_args[KMARK_KPROBE_MAX_ARGS];

@@ -128,13 +128,16 @@ static void kmark_print_task_state(struct seq_buf *s, u64 v)
 void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 			const void *rec, unsigned int len)
 {
+	bool unquote = false;
 	unsigned int i;
 
 	for (i = 0; i < l->nr_fields; i++) {
 		const struct kmark_field *f = &l->fields[i];
 		u64 v;
 
-		seq_buf_puts(s, f->prefix);
+		/* After "(fault)": its quotes left out, as ftrace prints it. */
+		seq_buf_puts(s, f->prefix + (unquote && f->prefix[0] == '"'));
+		unquote = false;
 		if (f->offset + f->size > len) {
 			seq_buf_puts(s, "<short record>");
 			return;
@@ -142,6 +145,16 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 		if (f->kind == KMARK_FIELD_STR) {
 			const char *str = kmark_field_str(f, rec, len);
 
+			/* No data: a kprobe string that faulted, as ftrace. */
+			if (!str && !(get_unaligned((const u32 *)((const u8 *)rec +
+								  f->offset)) >> 16)) {
+				unquote = s->len && s->buffer[s->len - 1] == '"' &&
+					  !seq_buf_has_overflowed(s);
+				if (unquote)
+					s->len--;
+				seq_buf_puts(s, "(fault)");
+				continue;
+			}
 			if (!str) {
 				seq_buf_puts(s, "<bad string>");
 				return;
@@ -178,7 +191,7 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 			break;
 		}
 	}
-	seq_buf_puts(s, l->suffix);
+	seq_buf_puts(s, l->suffix + (unquote && l->suffix[0] == '"'));
 }
 
 /**

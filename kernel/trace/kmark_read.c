@@ -270,6 +270,7 @@ static const struct file_operations kmark_pipe_fops = {
 struct kmark_trace_iter {
 	struct kmark_instance *inst;		/* held */
 	struct trace_buffer *buf;	/* the buffer read (snapshot: NULL if none) */
+	bool snap;		/* the snapshot file */
 	int only;		/* per_cpu/cpuN/trace: N; else -1 */
 	struct ring_buffer_iter **iters;	/* [nr_cpu_ids] */
 	loff_t idx;		/* index of the event the walk is at */
@@ -358,10 +359,11 @@ static int kmark_trace_show(struct seq_file *m, void *v)
 	u64 ts;
 
 	seq_buf_init(&s, it->line, PAGE_SIZE);
-	if (v == SEQ_START_TOKEN && !it->buf) {
-		/* ftrace's words, for the snapshot file without a snapshot. */
-		seq_buf_puts(&s, "# * Snapshot is freed *\n#\n"
-			     "# Snapshot commands:\n"
+	if (v == SEQ_START_TOKEN && it->snap && (!it->buf || it->end <= 1)) {
+		/* ftrace's words, for the snapshot file with no events. */
+		seq_buf_printf(&s, "# * Snapshot is %s *\n#\n",
+			       it->buf ? "allocated" : "freed");
+		seq_buf_puts(&s, "# Snapshot commands:\n"
 			     "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
 			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
 			     "#                      Takes a snapshot of the main buffer.\n"
@@ -459,6 +461,7 @@ static int __kmark_trace_open(struct inode *inode, struct file *file,
 		return -ENOMEM;
 	}
 	it->inst = inst;
+	it->snap = snap;
 	mutex_lock(&kmark_mutex);
 	it->buf = snap ? inst->snapshot : inst->buffer;
 	mutex_unlock(&kmark_mutex);

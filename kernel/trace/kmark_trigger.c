@@ -418,7 +418,12 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 			goto fail;
 		count = t->rest;
 	}
-	if (count && *count && !c->own_count) {
+	/*
+	 * '!' needs only enough to find the trigger: count and filter are
+	 * ignored, as ftrace ignores them, so that a line read back from the
+	 * trigger file ("snapshot:count=0") removes its trigger.
+	 */
+	if (count && *count && !c->own_count && !*remove) {
 		if (!strcmp(count, "unlimited")) {
 			t->count = -1;
 		} else if (kstrtol(count, 0, &t->count) || t->count < 0) {
@@ -427,7 +432,6 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 			goto fail;
 		}
 	}
-	/* '!' needs only enough to find the trigger: filter and count ignored. */
 	if (filter && !*remove) {
 		struct kmark_filter *flt;
 		unsigned int fpos;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
-plan 47
+plan 59
 reset_kmark
 echo > $K/kprobe_events
 
@@ -94,11 +94,11 @@ check_error "kprobe blacklist: do_int3" kprobe_events 'p ^do_int3' "Symbol is on
 check_error "kprobe blacklist: exc_int3" kprobe_events 'p ^exc_int3' "Symbol is on the kprobe blacklist (see /sys/kernel/debug/kprobes/blacklist)"
 check_error "kretprobe blacklist: r __switch_to" kprobe_events 'r ^__switch_to' "Return probes on this function are refused (kretprobe blacklist); an entry probe works"
 check_error "bad fetch arg" kprobe_events 'p vfs_read ^$arg0' 'Invalid $argN (N is 1 to 64)'
-check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
+check_error "bad type" kprobe_events 'p vfs_read x=$arg1:^u7' "Unknown type: use u8..u64, s8..s64, x8..x64, bW@O/C, string, ustring, symbol, %pd or %pD"
 check_error "\$retval on an entry probe" kprobe_events 'p vfs_read ^$retval' '$retval is only for return probes'
 check_error "name clash with a marker of the same system" kprobe_events 'p:sched/^sched_switch vfs_read' "A static marker has this name"
 echo 'p:dup vfs_read' > $K/kprobe_events
-check_error "name clash with a probe" kprobe_events 'p:^dup vfs_write' "A kprobe event with this name exists already"
+check_error "a return probe on an event of entry probes" kprobe_events '^r:dup vfs_write' "An event's probes are all entry probes or all return probes"
 check_error "too many args" kprobe_events 'p vfs_read a1=$arg1 a2=$arg1 a3=$arg1 a4=$arg1 a5=$arg1 a6=$arg1 a7=$arg1 a8=$arg1 a9=$arg1 a10=$arg1 a11=$arg1 a12=$arg1 a13=$arg1 a14=$arg1 ^a15=$arg1' "Too many arguments (at most 14)"
 # The first offset in vfs_read that is not an instruction boundary (the
 # arches differ); offsets that are boundaries are accepted and removed.
@@ -142,5 +142,62 @@ kmark-testprog sync 1
 echo > $K/set_event
 check "it fires, and @ADDR reads jiffies" \
 	grep -qE ': rawp: \(ksys_sync\+0x0/0x[0-9a-f]+\) j=[1-9][0-9]*$' $K/trace
+
+# ftrace 6.12's grammar: arguments listed back as written, bitfields, %pd
+# and %pD (listed as the string fetch they stand for), several probes on
+# one event (multiprobe).
+echo > $K/trace
+echo 'p:lst vfs_read $stack $stack0 s=+0($stack):x32 r=%ax:u16' > $K/kprobe_events
+echo 'r:rlst vfs_read $retval' >> $K/kprobe_events
+expect_eq "\$stack, \$stackN, +0(\$stack), \$retval listed back as written" "$(cat $K/kprobe_events)" \
+"p:kprobes/lst vfs_read+0 arg1=\$stack arg2=\$stack0 s=+0(\$stack):x32 r=%ax:u16
+r:kprobes/rlst vfs_read+0 arg1=\$retval"
+echo 'p:bf do_sys_openat2 hi=$arg1:b4@4/32 lo=$arg1:b8@0/8 d=$arg1:s32' > $K/kprobe_events
+expect_eq "a bitfield is listed as written" "$(cat $K/kprobe_events)" \
+	'p:kprobes/bf do_sys_openat2+0 hi=$arg1:b4@4/32 lo=$arg1:b8@0/8 d=$arg1:s32'
+echo bf > $K/set_event
+cat /no/such/file 2>/dev/null
+echo > $K/set_event
+check "bitfields of AT_FDCWD (0xffffff9c): b4@4/32 is 9, b8@0/8 is 156" \
+	grep -qE ': bf: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) hi=9 lo=156 d=-100$' $K/trace
+# A string that cannot be read: no data, printed (fault) unquoted, as ftrace.
+echo 'p:flt vfs_symlink k=+0($arg3):ustring u=+u0($arg3):string n=$arg3:x64' > $K/kprobe_events
+echo flt > $K/set_event
+ln -s foo /tmp/kp-flt-link
+echo > $K/set_event
+rm -f /tmp/kp-flt-link
+check "a user string at a kernel address: k=(fault) u=(fault)" \
+	grep -qE ': flt: \(vfs_symlink\+0x0/0x[0-9a-f]+\) k=\(fault\) u=\(fault\) n=0x[0-9a-f]+$' $K/trace
+echo 'p:pd vfs_read f=$arg1:%pD' > $K/kprobe_events
+echo 'p:pd2 dput n=$arg1:%pd' >> $K/kprobe_events
+expect_eq "%pD and %pd are listed as the string fetches they stand for" \
+	"$(sed -E 's/0x[0-9a-f]+/0xN/g' $K/kprobe_events)" \
+"p:kprobes/pd vfs_read+0 f=+0xN(+0xN(+0xN(\$arg1))):string
+p:kprobes/pd2 dput+0 n=+0xN(+0xN(\$arg1)):string"
+echo pd > $K/set_event
+# dd reads with read(2) (busybox's cat may use sendfile(2), not vfs_read).
+dd if=/proc/version of=/dev/null bs=64 count=1 2>/dev/null
+echo > $K/set_event
+check "%pD: the name of the file read" grep -qE '^ +dd-[0-9]+ .*: pd: \(vfs_read\+0x0/0x[0-9a-f]+\) f="version"$' $K/trace
+echo > $K/kprobe_events
+echo > $K/trace
+echo 'p:mp ksys_sync' > $K/kprobe_events
+echo 'p:mp do_sys_openat2' >> $K/kprobe_events
+expect_eq "multiprobe: one event, each probe on its line" "$(cat $K/kprobe_events)" \
+"p:kprobes/mp ksys_sync+0
+p:kprobes/mp do_sys_openat2+0"
+expect_eq "multiprobe: one event in available_markers" "$(grep -c '^kprobes:mp ' $K/available_markers)" 1
+echo mp > $K/set_event
+kmark-testprog sync 2
+cat /no/such/file 2>/dev/null
+echo > $K/set_event
+check "multiprobe: both probes record the event" \
+	sh -c "[ \$(grep -c ': mp: (ksys_sync+0x0/' $K/trace) = 2 ] && grep -q ': mp: (do_sys_openat2+0x0/' $K/trace"
+check_error "multiprobe: a probe with other arguments is refused" kprobe_events 'p:mp vfs_read ^$stack' "An event's probes have the same arguments (names and types)"
+echo '-:mp ksys_sync' >> $K/kprobe_events
+expect_eq "multiprobe: -:EVENT PROBE deletes only that probe" "$(cat $K/kprobe_events)" "p:kprobes/mp do_sys_openat2+0"
+echo 'p:mp ksys_sync' >> $K/kprobe_events
+echo '-:mp' >> $K/kprobe_events
+expect_eq "multiprobe: -:EVENT deletes all its probes" "$(cat $K/kprobe_events)" ""
 echo > $K/kprobe_events
 reset_kmark

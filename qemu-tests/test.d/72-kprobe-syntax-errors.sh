@@ -36,10 +36,10 @@ e "DEREF_OPEN_BRACE" 'p vfs_read +0(+0(@0^)' "Dereference brace is not closed"
 e "COMM_CANT_DEREF" 'p vfs_read +0(^$comm)' '$comm cannot be dereferenced'
 e "BAD_FETCH_ARG" 'p vfs_read ^&1' "Bad fetch argument"
 # types
-e "BAD_TYPE" 'p vfs_read @11:^unknown_type' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
+e "BAD_TYPE" 'p vfs_read @11:^unknown_type' "Unknown type: use u8..u64, s8..s64, x8..x64, bW@O/C, string, ustring, symbol, %pd or %pD"
 e "BAD_STRING" 'p vfs_read $stack0:^string' 'A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)'
 e "BAD_STRING (\$argN)" 'p vfs_read $arg2:^ustring' 'A string is read from memory: +OFFS(FETCHARG), @SYM or @ADDR (or $comm)'
-e "BAD_BITFIELD (no bitfields in kmark)" 'p vfs_read @11:^b10@a/16' "Unknown type: use u8..u64, s8..s64, x8..x64, string, ustring or symbol"
+e "BAD_BITFIELD" 'p vfs_read @11:^b10@a/16' "Bad bitfield: bW@O/C, W bits at bit O of a C-bit (8, 16, 32, 64) container, O + W <= C"
 # argument names and bodies
 e "ARG_NAME_TOO_LONG" 'p vfs_read ^arg1234567890123456789012345678901=@11' "Argument name is too long (at most 32 characters)"
 e "NO_ARG_NAME" 'p vfs_read ^=@11' "Argument name must be letters, digits and '_'"

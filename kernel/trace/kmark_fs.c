@@ -51,22 +51,26 @@ struct kmark_err {
 	unsigned int pos;
 	const char *msg;	/* static string */
 	char *cmd;
+	const char *loc;	/* in @cmd's allocation, after it */
 };
 
 /**
- * kmark_log_err - add an entry to an instance's error_log
+ * kmark_log_err_at - add an entry to an instance's error_log
  * @inst:	the instance whose file the command was written to
+ * @loc:	where, as ftrace's error_log names it ("hist:sched:sched_switch",
+ *		"synthetic_events"); "kmark" for kmark's own files
  * @cmd:	the command that failed (a trailing newline is dropped)
  * @pos:	offset in @cmd of the caret
  * @msg:	what is wrong, a static string
  *
  * Keeps the last KMARK_ERR_LOG_MAX entries, as ftrace does.
  */
-void kmark_log_err(struct kmark_instance *inst, const char *cmd,
-		   unsigned int pos, const char *msg)
+void kmark_log_err_at(struct kmark_instance *inst, const char *loc,
+		      const char *cmd, unsigned int pos, const char *msg)
 {
 	struct kmark_err *e;
-	size_t len = strlen(cmd);
+	size_t len = strlen(cmd), llen = strlen(loc);
+	char *buf;
 
 	while (len && cmd[len - 1] == '\n')
 		len--;
@@ -81,18 +85,29 @@ void kmark_log_err(struct kmark_instance *inst, const char *cmd,
 		list_del(&e->list);
 		kfree(e->cmd);
 	}
-	e->cmd = kstrndup(cmd, len, GFP_KERNEL);
-	if (!e->cmd) {
+	buf = kmalloc(len + llen + 2, GFP_KERNEL);
+	if (!buf) {
 		kfree(e);
 		inst->nr_errs--;
 		goto out;
 	}
+	memcpy(buf, cmd, len);
+	buf[len] = '\0';
+	memcpy(buf + len + 1, loc, llen + 1);
+	e->cmd = buf;
+	e->loc = buf + len + 1;
 	e->ts = local_clock();
 	e->pos = min_t(unsigned int, pos, len);
 	e->msg = msg;
 	list_add_tail(&e->list, &inst->errs);
 out:
 	mutex_unlock(&inst->err_mutex);
+}
+
+void kmark_log_err(struct kmark_instance *inst, const char *cmd,
+		   unsigned int pos, const char *msg)
+{
+	kmark_log_err_at(inst, "kmark", cmd, pos, msg);
 }
 
 void kmark_err_log_clear(struct kmark_instance *inst)
@@ -137,8 +152,8 @@ static int kmark_err_show(struct seq_file *m, void *v)
 	u64 sec = e->ts;
 	u32 nsec = do_div(sec, NSEC_PER_SEC);
 
-	seq_printf(m, "[%5llu.%06u] kmark: error: %s\n", sec, nsec / 1000,
-		   e->msg);
+	seq_printf(m, "[%5llu.%06u] %s: error: %s\n", sec, nsec / 1000,
+		   e->loc, e->msg);
 	seq_printf(m, KMARK_CMD_PREFIX "%s\n", e->cmd);
 	seq_printf(m, "%*s^\n", (int)(sizeof(KMARK_CMD_PREFIX) - 1 + e->pos), "");
 	return 0;
@@ -653,6 +668,17 @@ static const struct {
 void kmark_set_buffer_clock(struct trace_buffer *b, unsigned int clock)
 {
 	ring_buffer_set_clock(b, kmark_clocks[clock].func);
+}
+
+/* The index of the clock named @name, or -EINVAL. */
+int kmark_clock_lookup(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kmark_clocks); i++)
+		if (!strcmp(name, kmark_clocks[i].name))
+			return i;
+	return -EINVAL;
 }
 
 /* Give @inst's buffer clock @clock (an index); its events are cleared. */

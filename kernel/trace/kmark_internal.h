@@ -784,6 +784,8 @@ void kmark_fs_remove(struct kmark_dir *dir);
 void kmark_fs_forget(struct dentry **dents, unsigned int n);
 void kmark_log_err(struct kmark_instance *inst, const char *cmd,
 		   unsigned int pos, const char *msg);
+void kmark_log_err_at(struct kmark_instance *inst, const char *loc,
+		      const char *cmd, unsigned int pos, const char *msg);
 void kmark_err_log_clear(struct kmark_instance *inst);
 int kmark_open_check(void);
 int kmark_simple_open(struct inode *inode, struct file *file);
@@ -798,6 +800,7 @@ ssize_t kmark_discard_write(struct file *file, const char __user *ubuf,
 int kmark_fs_create_inst_settings(struct kmark_instance *inst);
 int kmark_set_clock(struct kmark_instance *inst, unsigned int clock);
 void kmark_set_buffer_clock(struct trace_buffer *b, unsigned int clock);
+int kmark_clock_lookup(const char *name);
 void kmark_cpumask_apply(struct kmark_instance *inst,
 			 const struct cpumask *old);
 void kmark_saved_cmdline(pid_t pid, u32 comm_id);

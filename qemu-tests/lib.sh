@@ -37,11 +37,13 @@ reset_kmark() {
 	echo > $K/error_log
 }
 
-# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO]:
+# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO [LOC]]:
 # the write must fail with EINVAL (or the strerror text ERRNO), leave error_log with the message, the
-# command and a caret under the '^' position (as ftracetest's check_error).
+# command and a caret under the '^' position (as ftracetest's check_error),
+# the message's location LOC ("kmark" unless given; "hist:SYS:EVENT" for a
+# hist trigger, as ftrace's).
 check_error() {
-	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument}
+	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument} loc=${6:-kmark}
 	pos=${spec%%^*}
 	pos=${#pos}
 	cmd=$(echo "$spec" | tr -d '^')
@@ -60,8 +62,8 @@ check_error() {
 	line3=$(echo "$log" | sed -n 3p)
 	caret=$(printf '%*s^' $((pos + 11)) '')
 	case "$line1" in
-	"["*"] kmark: error: $msg") ;;
-	*) not_ok "$name: error_log line 1 is '$line1', wanted '... kmark: error: $msg'"; return ;;
+	"["*"] $loc: error: $msg") ;;
+	*) not_ok "$name: error_log line 1 is '$line1', wanted '... $loc: error: $msg'"; return ;;
 	esac
 	if [ "$line2" != "  Command: $cmd" ] || [ "$line3" != "$caret" ]; then
 		not_ok "$name: error_log is '$line2' / '$line3'"

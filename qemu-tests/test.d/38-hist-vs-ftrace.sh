@@ -19,6 +19,7 @@ hist:keys=prev_pid:vals=next_prio:nohitcount:sort=prev_pid $F
 hist:keys=common_cpu,prev_pid:sort=common_cpu,prev_pid $F
 hist:keys=next_pid:size=100:sort=next_pid $F
 hist:name=hvfnamed:keys=prev_pid:sort=prev_pid.descending $F
+hist:name=hvfshared:keys=common_pid.execname:sort=common_pid $F
 hist:keys=prev_pid:vals=hitcount,next_prio,prev_prio:sort=next_prio,prev_pid $F
 hist:keys=next_pid,prev_pid:sort=next_pid,prev_pid:pause $F
 hist:keys=prev_pid,next_prio:sort=prev_pid:pause $F
@@ -68,7 +69,6 @@ hist:keys=next_pid:onmax($nosuch).save(prev_pid)
 hist:keys=prev_pid:clear
 hist:keys=prev_pid:continue
 hist:keys=prev_pid:hvfts=common_timestamp:clock=nosuch
-hist:keys=prev_pid if nosuch == 1
 traceofff
 traceoff:abc
 enable_event:nosys:nosuch
@@ -95,16 +95,13 @@ hvfe ;char str[]
 hvfe
 hvf_lat u64 lat; pid_t pid
 EOF
-n=$(($(grep -c . $TABLES) + 4 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5))
-plan $n
+n=$(($(grep -c . $TABLES) + 6 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5))
 if [ ! -e $T/events/sched/sched_switch/hist ] || [ ! -e $T/synthetic_events ]; then
-	i=0
-	while [ $i -lt $n ]; do
-		i=$((i + 1))
-		skip "kmark vs ftrace hist $i" "no ftrace in this kernel"
-	done
+	plan 1
+	skip "kmark's hist triggers against ftrace's" "no ftrace in this kernel"
 	exit 0
 fi
+plan $n
 reset_kmark
 echo > $T/error_log
 FS=$T/events/sched/sched_switch
@@ -113,11 +110,46 @@ KS=$K/events/sched/sched_switch
 echo 'hvf_lat u64 lat; pid_t pid' >> $T/synthetic_events
 echo 'hvf_lat u64 lat; pid_t pid' >> $K/synthetic_events
 
+# errcmp FILE TEXT: TEXT written to ftrace's $T/FILE and kmark's $K/FILE:
+# the same errno; ftrace's error_log entry, when it writes one, the same in
+# kmark's (but the time stamp): location, message, command and caret.
+errcmp() {
+	for d in $T $K; do
+		echo > $d/error_log
+		e=$(echo "$2" 2>&1 >> $d/$1) && e=accepted
+		echo "${e##*write error: }" > /tmp/hvf.errno.${d##*/}
+		sed 's/^\[ *[0-9.]*\] //' $d/error_log > /tmp/hvf.log.${d##*/}
+	done
+	fe=$(cat /tmp/hvf.errno.tracing) ke=$(cat /tmp/hvf.errno.kmark)
+	if [ "$fe" != "$ke" ]; then
+		not_ok "$1: '$2': ftrace says '$fe', kmark '$ke'"
+		diag "kmark: $(head -n 1 /tmp/hvf.log.kmark)"
+	elif [ "$fe" = accepted ]; then
+		not_ok "$1: '$2': ftrace and kmark both accept it"
+	elif [ ! -s /tmp/hvf.log.tracing ]; then
+		ok "$1: '$2': $fe, as ftrace (which logs nothing; kmark: $(head -n 1 /tmp/hvf.log.kmark | sed 's/.*error: //'))"
+	elif cmp -s /tmp/hvf.log.tracing /tmp/hvf.log.kmark; then
+		ok "$1: '$2': $fe, error_log as ftrace's: $(head -n 1 /tmp/hvf.log.tracing | sed 's/.*error: //')"
+	else
+		not_ok "$1: '$2': error_log differs from ftrace's"
+		sed 's/^/# ftrace: /' /tmp/hvf.log.tracing
+		sed 's/^/# kmark:  /' /tmp/hvf.log.kmark
+	fi
+	# Whatever either took is taken back.
+	[ "$fe" != accepted ] || echo "!$2" >> $T/$1 2>/dev/null
+	[ "$ke" != accepted ] || echo "!$2" >> $K/$1 2>/dev/null
+}
 # --- tables --------------------------------------------------------------
 while read -r t; do
 	echo "$t" >> $FS/trigger
 	echo "$t" >> $KS/trigger
 done < $TABLES
+# A table of a name is fed by sched_wakeup's trigger of that name too.
+FW=$T/events/sched/sched_wakeup
+KW=$K/events/sched/sched_wakeup
+SHARED='hist:name=hvfshared:keys=common_pid.execname:sort=common_pid if comm ~ "kmv*"'
+echo "$SHARED" >> $FW/trigger
+echo "$SHARED" >> $KW/trigger
 # A new hist written with 'pause' stays empty; the other is continued.
 echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $FS/trigger
 echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $KS/trigger
@@ -139,6 +171,17 @@ while read -r t; do
 		diff /tmp/hvf.ft.$i /tmp/hvf.km.$i | head -n 12 | sed 's/^/# /'
 	fi
 done < $TABLES
+cat $FW/hist > /tmp/hvf.ft.w
+cat $KW/hist > /tmp/hvf.km.w
+if grep -q '^{ common_pid: kmv' /tmp/hvf.ft.w && cmp -s /tmp/hvf.ft.w /tmp/hvf.km.w; then
+	ok "name=: sched_wakeup's hist file shows the shared table, as ftrace's"
+else
+	not_ok "name=: sched_wakeup's hist file shows the shared table, as ftrace's"
+	diff /tmp/hvf.ft.w /tmp/hvf.km.w | head -n 12 | sed 's/^/# /'
+fi
+errcmp events/sched/sched_wakeup/trigger 'hist:name=hvfshared:keys=pid'
+echo "!$SHARED" >> $FW/trigger
+echo "!$SHARED" >> $KW/trigger
 check "the ping-pong was counted (the first table has 4 tasks)" \
 	[ "$(grep -c '^{ prev_pid:' /tmp/hvf.ft.1)" = 4 ]
 expect_eq "the trigger files list the same triggers" "$(cat $KS/trigger)" "$(cat $FS/trigger)"
@@ -155,35 +198,6 @@ expect_eq "'!' with the text as written removes each, as ftrace's" \
 	"$(grep -c '^hist:' $KS/trigger) $(grep -c '^hist:' $FS/trigger)" "0 0"
 
 # --- errors ----------------------------------------------------------------
-# errcmp FILE TEXT: TEXT written to ftrace's $T/FILE and kmark's $K/FILE:
-# the same errno; ftrace's error_log entry, when it writes one, the same in
-# kmark's (but the time stamp): location, message, command and caret.
-errcmp() {
-	for d in $T $K; do
-		echo > $d/error_log
-		e=$(echo "$2" 2>&1 >> $d/$1) && e=accepted
-		echo "${e##*write error: }" > /tmp/hvf.errno.${d##*/}
-		sed '1s/^\[ *[0-9.]*\] //' $d/error_log > /tmp/hvf.log.${d##*/}
-	done
-	fe=$(cat /tmp/hvf.errno.tracing) ke=$(cat /tmp/hvf.errno.kmark)
-	if [ "$fe" != "$ke" ]; then
-		not_ok "$1: '$2': ftrace says '$fe', kmark '$ke'"
-		diag "kmark: $(head -n 1 /tmp/hvf.log.kmark)"
-	elif [ "$fe" = accepted ]; then
-		not_ok "$1: '$2': ftrace and kmark both accept it"
-	elif [ ! -s /tmp/hvf.log.tracing ]; then
-		ok "$1: '$2': $fe, as ftrace (which logs nothing; kmark: $(head -n 1 /tmp/hvf.log.kmark | sed 's/.*error: //'))"
-	elif cmp -s /tmp/hvf.log.tracing /tmp/hvf.log.kmark; then
-		ok "$1: '$2': $fe, error_log as ftrace's: $(head -n 1 /tmp/hvf.log.tracing | sed 's/.*error: //')"
-	else
-		not_ok "$1: '$2': error_log differs from ftrace's"
-		sed 's/^/# ftrace: /' /tmp/hvf.log.tracing
-		sed 's/^/# kmark:  /' /tmp/hvf.log.kmark
-	fi
-	# Whatever either took is taken back.
-	[ "$fe" != accepted ] || echo "!$2" >> $T/$1 2>/dev/null
-	[ "$ke" != accepted ] || echo "!$2" >> $K/$1 2>/dev/null
-}
 while read -r t; do
 	errcmp events/sched/sched_switch/trigger "$t"
 done < $ERRS

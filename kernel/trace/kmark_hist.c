@@ -312,8 +312,8 @@ static void notrace kmark_hist_key(const struct kmark_hist *h,
 		const struct kmark_hfield *k = &h->keys[i];
 		u8 *slot = key + k->offset;
 
-		if (k->src == KMARK_HF_STACK)
-			stack_trace_save((unsigned long *)slot, KMARK_HIST_STACK, 4);
+		if (k->src == KMARK_HF_STACK)	/* kmark's own frames left out */
+			kmark_stack_save((unsigned long *)slot, KMARK_HIST_STACK);
 		else if (k->src == KMARK_HF_COMM)
 			strscpy((char *)slot, current->comm, KMARK_HIST_STR);
 		else if (k->is_str)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 27
+plan 28
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -77,6 +77,8 @@ echo 'hist:keys=common_stacktrace' > $S/trigger
 kmark-testprog sync 2
 check "a stacktrace key prints its frames, ksys_sync among them" \
 	sh -c "grep -q '^{ common_stacktrace:' $S/hist && grep -q ksys_sync $S/hist"
+own=$(grep -E '^ +(__)?kmark_[a-z_]+\+0x' $S/hist | head -n 3 | tr -s ' \n' ' ')
+check "the stacktrace key has none of kmark's own frames ($own)" [ -z "$own" ]
 echo '!hist:keys=common_stacktrace' >> $S/trigger
 
 # Errors, as ftrace words them where it has the case.

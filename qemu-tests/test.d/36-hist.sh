@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 28
+plan 30
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -80,6 +80,25 @@ check "a stacktrace key prints its frames, ksys_sync among them" \
 own=$(grep -E '^ +(__)?kmark_[a-z_]+\+0x' $S/hist | head -n 3 | tr -s ' \n' ' ')
 check "the stacktrace key has none of kmark's own frames ($own)" [ -z "$own" ]
 echo '!hist:keys=common_stacktrace' >> $S/trigger
+
+# name=: the triggers that name a table feed that one table.
+echo 'hist:name=kmsh:keys=common_pid' > $S/trigger
+echo 'hist:name=kmsh:keys=common_pid' > $M/trigger
+kmark-testprog sync 3
+echo x > $K/trace_marker
+echo y > $K/trace_marker
+expect_eq "name=: one table fed by two events, shown by both" \
+	"$(tot $S/hist Hits) $(tot $M/hist Hits)" "5 5"
+echo '!hist:name=kmsh:keys=common_pid' >> $S/trigger
+echo '!hist:name=kmsh:keys=common_pid' >> $M/trigger
+
+# comm on an event with a comm field is that field, as ftrace's: on
+# sched_wakeup the woken task's name, not the waker's (the current task).
+echo 'hist:keys=comm if comm == "kmcpong"' > $E/sched/sched_wakeup/trigger
+kmark-testprog pingpong 50 kmcping kmcpong 0 > /dev/null
+expect_eq "keys=comm on sched_wakeup: the woken task's name" \
+	"$(sed -n 's/^{ comm: \([^ ]*\) .*/\1/p' $E/sched/sched_wakeup/hist | sort -u | tr '\n' ' ')" "kmcpong "
+echo '!hist:keys=comm if comm == "kmcpong"' >> $E/sched/sched_wakeup/trigger
 
 # Errors, as ftrace words them where it has the case.
 L=hist:syscalls:sys_sync

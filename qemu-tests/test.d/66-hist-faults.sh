@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers, event triggers and synthetic events written with their 1st, 2nd, ... allocation failing (fail-nth): each failure is an error and changes nothing (trigger files, soft mode, synthetic_events, events/synthetic, trace_clock), each success is a plain run's; then, with allocations failing no more, bad input gets ftrace's error and changes nothing
 . /tests/lib.sh
-plan 16
+plan 17
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -74,5 +74,7 @@ check_error "a table size over the limit (ftrace logs nothing; kmark says why)" 
 	"Invalid argument" $L
 check_error "a synthetic event with a bad type" synthetic_events 'hf_bad ^chr arg' "Invalid type" \
 	"Invalid argument" synthetic_events
+check_error "a synthetic event with no field" synthetic_events '^hf_nofield' \
+	"Command must be of the form: <name> field[;field] ..." "Invalid argument" synthetic_events
 expect_eq "the bad input changed nothing" "$(K=$K kmark-testprog state 2>/dev/null)" "$S0"
 reset_kmark

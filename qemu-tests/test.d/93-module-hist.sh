@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: a hist trigger and event triggers on a module's marker: they count its hits (the marker not even enabled), go with the module at unload (also with the unload's allocations failing, and while both CPUs fire the marker), leave nothing half-installed, and do not come back when the module loads again unless written again
 . /tests/lib.sh
-plan 9
+plan 10
 reset_kmark
 echo > $K/synthetic_events
 rmmod kmark_mark 2>/dev/null
@@ -13,7 +13,7 @@ tot() { sed -n "s/^    $2: //p" "$1"; }
 # triggers_on: the hist (a string key and a number), a traceoff with a
 # filter, an enable_event of the module's other marker.
 triggers_on() {
-	echo 'hist:keys=comm,seq.buckets=100:vals=hitcount,seq' > $E/trigger &&
+	echo 'hist:name=kmmh:keys=comm,seq.buckets=100:vals=hitcount,seq' > $E/trigger &&
 	echo 'traceoff if seq == 1000000' >> $E/trigger &&
 	echo 'enable_event:kmark_mark:kmark_mod_zero' >> $E/trigger
 }
@@ -26,6 +26,11 @@ expect_eq "the hist counts the module marker's hits (not enabled: soft mode)" \
 rmmod kmark_mark
 check "unloaded: its events and their triggers are gone" \
 	sh -c "[ ! -e $E ] && ! grep -q kmark_mod $K/available_markers && [ \"\$(cat $K/tracing_on)\" = 1 ]"
+# Its named table went too: the name is free for a table of other keys.
+SY=$K/events/syscalls/sys_sync/trigger
+check "unloaded: the hist's name= table went with it (the name takes other keys)" \
+	sh -c "echo 'hist:name=kmmh:keys=common_pid' > $SY"
+echo '!hist:name=kmmh:keys=common_pid' >> $SY 2>/dev/null
 insmod $mm
 expect_eq "loaded again: no trigger came back, nothing in soft mode" \
 	"$(grep -vc '^#' $E/trigger) $(grep -vc '^#' $Z/trigger) $(cat $E/enable) $(cat $Z/enable)" "0 0 0 0"

@@ -20,6 +20,17 @@ clear_bufs() { echo > $K/trace; [ -n "$ONLY_KMARK" ] || echo > $T/trace; }
 # sum DIR FIELD: a field of per_cpu/cpu*/stats, summed over the CPUs
 sum() { cat "$1"/per_cpu/cpu*/stats | sed -n "s/^$2: //p" | awk '{ s += $1 } END { print s + 0 }'; }
 KP='a=$arg1:s32 b=$arg2:s64 comm=$comm'
+HT='hist:keys=common_pid:vals=a' HSIZE=65536
+# hist_mem NAME TRIGGER: bytes per entry of a HSIZE-entry table of HT
+hist_mem() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	m0=$(sed -n 's/^MemFree: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+	echo "$HT:size=$HSIZE" > "$2"
+	m1=$(sed -n 's/^MemFree: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+	echo "!$HT:size=$HSIZE" >> "$2"
+	out "mem.$1.hist_entry" $(( (m0 - m1) * 1024 / HSIZE ))
+}
 
 echo 1408 > $K/buffer_size_kb
 [ -n "$ONLY_KMARK" ] || echo 1408 > $T/buffer_size_kb
@@ -129,6 +140,20 @@ while [ $r -lt "$RUNS" ]; do
 	out hit.marker_filtered "$(bench marker)"
 	echo 0 > $K/events/kmark/kmark_bench/filter
 	echo > $K/set_event
+	# A hist trigger keyed by pid with one value, the event itself not
+	# recorded (soft mode): the same text on kmark's and ftrace's event.
+	echo "$HT" > $K/events/kmark/kmark_bench/trigger
+	out hit.marker_hist "$(bench marker)"
+	echo "!$HT" >> $K/events/kmark/kmark_bench/trigger
+	if [ -z "$ONLY_KMARK" ]; then
+		echo "$HT" > $T/events/kmark_bench/kmark_bench/trigger
+		out hit.tracepoint_hist "$(bench tracepoint)"
+		echo "!$HT" >> $T/events/kmark_bench/kmark_bench/trigger
+	fi
+	# The memory a table of HSIZE entries takes (all preallocated when the
+	# trigger is written): MemFree before and after, per entry.
+	hist_mem kmark $K/events/kmark/kmark_bench/trigger
+	[ -n "$ONLY_KMARK" ] || hist_mem ftrace $T/events/kmark_bench/kmark_bench/trigger
 	if [ -z "$ONLY_KMARK" ]; then
 		out hit.tracepoint_off "$(bench tracepoint)"
 		echo 1 > $T/events/kmark_bench/kmark_bench/enable

@@ -38,15 +38,19 @@
  *                       open-read FILE     open, read 4 KiB, close
  *                       rmmod NAME         delete_module(NAME)
  *                     the open comes before the injection, the close after
- *   sweep [-s M:FILE:TEXT]... OP ...
+ *   sweep [-s M:FILE:TEXT]... [-n DENSE:STRIDE] OP ...
  *                     failnth for N = 1, 2, ... until OP makes fewer than
- *                     N allocations; before each run the -s writes (M: t
+ *                     N allocations (with -n: every N up to DENSE, then
+ *                     every STRIDE-th, for operations that make thousands
+ *                     of alike allocations, as a table's entries); before
+ *                     each run the -s writes (M: t
  *                     truncates, a appends; FILE relative to $K) set the
  *                     state up. Each failure must leave kmark's state (the
  *                     control files that describe it) as it was; each
  *                     success as a run without failures leaves it; an
  *                     error must come from the failed allocation. Prints
  *                     "ok FAILS of N" or "bad N: why"
+ *   state             print kmark's state as sweep compares it
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -265,6 +269,14 @@ static void kstate(char *out, size_t size)
 		"instances/fi/set_event", "instances/fi/buffer_size_kb",
 		"instances/fi/read_delay_ms", "instances/fi/buffer_percent",
 		"instances/fi/events/sched/sched_switch/filter",
+		"trace_clock", "synthetic_events",
+		"events/sched/sched_switch/trigger",
+		"events/sched/sched_switch/enable",
+		"events/sched/sched_wakeup/trigger",
+		"events/sched/sched_wakeup/enable",
+		"events/syscalls/sys_sync/trigger",
+		"events/syscalls/sys_sync/enable",
+		"instances/fi/events/sched/sched_switch/trigger",
 	};
 	char path[512];
 	DIR *d;
@@ -283,9 +295,10 @@ static void kstate(char *out, size_t size)
 	strncat(out, "profile: ", size - strlen(out) - 1);
 	snprintf(path, sizeof(path), "%s/kprobe_profile", kdir());
 	slurp(path, out, size, 1);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		static const char * const dirs[] = {
 			"events/kprobes", "instances", "instances/fi/events/kprobes",
+			"events/synthetic",
 		};
 
 		snprintf(out + strlen(out), size - strlen(out), " %s:", dirs[i]);
@@ -334,16 +347,25 @@ static int sweep(int argc, char **argv)
 {
 	static char before[65536], after[65536], now[65536];
 	char *steps[16], res[64];
-	int nsteps = 0, i = 2, n, fails = 0, pfd[2];
+	int nsteps = 0, i = 2, n, fails = 0, pfd[2], dense = 1 << 30, stride = 1;
+	int iter;
 
 	while (i + 1 < argc && !strcmp(argv[i], "-s") && nsteps < 16) {
 		steps[nsteps++] = argv[i + 1];
 		i += 2;
 	}
+	if (i + 1 < argc && !strcmp(argv[i], "-n")) {
+		if (sscanf(argv[i + 1], "%d:%d", &dense, &stride) != 2 ||
+		    dense < 1 || stride < 1) {
+			fprintf(stderr, "sweep: -n DENSE:STRIDE\n");
+			return 2;
+		}
+		i += 2;
+	}
 	/* A plain run (N never reached), from the setup's state. */
 	setup(nsteps, steps);
 	kstate(before, sizeof(before));
-	for (n = 0; n <= 2000; n++) {
+	for (n = 0, iter = 0; iter <= 2000; iter++, n += n < dense ? 1 : stride) {
 		pid_t child;
 
 		setup(nsteps, steps);
@@ -396,7 +418,8 @@ static int sweep(int argc, char **argv)
 				return 0;
 			}
 			if (!strcmp(res, "ok")) {
-				printf("ok %d of %d\n", fails, n - 1);
+				printf("ok %d of %d%s\n", fails, n - 1,
+				       n > dense ? " (sampled)" : "");
 				return 0;
 			}
 		} else {
@@ -672,6 +695,13 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 5 && !strcmp(argv[1], "failnth"))
 		return failnth(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "state")) {
+		static char st[65536];
+
+		kstate(st, sizeof(st));
+		puts(st);
+		return 0;
+	}
 	if (argc >= 4 && !strcmp(argv[1], "sweep"))
 		return sweep(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "reread"))
@@ -688,7 +718,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
 			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
 			"       latency FILE N | names N FILE |\n"
-			"       failnth N OP ARGS\n");
+			"       failnth N OP ARGS | sweep [-s M:FILE:TEXT]... OP ARGS | state\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDONLY | (strcmp(argv[1], "poll") ? O_NONBLOCK : 0));

@@ -37,14 +37,15 @@ reset_kmark() {
 	echo > $K/error_log
 }
 
-# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO]:
+# check_error NAME FILE 'COMMAND with ^ before the bad part' 'message' [ERRNO [LOC]]:
 # the write must fail with EINVAL (or the strerror text ERRNO), leave error_log with the message, the
-# command and a caret under the '^' position (as ftracetest's check_error).
-# The message is kmark's, said by "kmark" or, for kprobe_events and
-# dynamic_events, by "trace_kprobe" (ftrace's name, which its selftests read).
+# command and a caret under the '^' position (as ftracetest's check_error),
+# said by LOC: the 6th argument (ftrace's "hist:SYS:EVENT" for a hist
+# trigger), else "trace_kprobe" for kprobe_events and dynamic_events
+# (ftrace's name, which its selftests read), else "kmark".
 check_error() {
-	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument}
-	case "$file" in
+	name=$1 file=$2 spec=$3 msg=$4 errno=${5:-Invalid argument} loc=${6:-}
+	[ -n "$loc" ] || case "$file" in
 	kprobe_events|dynamic_events) loc=trace_kprobe ;;
 	*) loc=kmark ;;
 	esac

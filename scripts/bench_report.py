@@ -53,7 +53,7 @@ def figures(vals, env):
     if plain is not None:
         f['hit.plain'] = plain
         for k in ('marker_off', 'marker_on', 'marker_paused', 'marker_filtered',
-                  'kmark_kprobe', 'ftrace_kprobe', 'ringbuf'):
+                  'marker_hist', 'kmark_kprobe', 'ftrace_kprobe', 'ringbuf'):
             v = per_hit('hit.' + k)
             if v is not None:
                 f['hit.' + k] = v - plain
@@ -63,6 +63,13 @@ def figures(vals, env):
     tp_flt = per_hit('hit.tracepoint_filtered')
     if tp_off is not None and tp_flt is not None:
         f['hit.tracepoint_filtered'] = tp_flt - tp_off
+    tp_hist = per_hit('hit.tracepoint_hist')
+    if tp_off is not None and tp_hist is not None:
+        f['hit.tracepoint_hist'] = tp_hist - tp_off
+    for r in ('kmark', 'ftrace'):
+        v = med(vals, f'mem.{r}.hist_entry')
+        if v is not None:
+            f[f'mem.{r}.hist_entry'] = v
     if f.get('hit.marker_on') is not None and f.get('hit.ringbuf') is not None:
         f['hit.marker_own'] = f['hit.marker_on'] - f['hit.ringbuf']
     if plain and per_hit('hit.marker_off') is not None:
@@ -304,6 +311,16 @@ def main():
     row('bytes per recorded event, kmark (buffer counters)', 'size.kmark', '')
     row('bytes per recorded event, ftrace (same fields)', 'size.ftrace', '')
     rrow('**kmark / ftrace, bytes per event**', 'size.kmark', 'size.ftrace', '<= 1x')
+    row('+ kmark hist trigger (keys=common_pid:vals=a, event not recorded), per hit',
+        'hit.marker_hist', '')
+    row('+ ftrace hist trigger (the same text), per hit', 'hit.tracepoint_hist', '')
+    rrow('**kmark / ftrace, hist trigger**', 'hit.marker_hist', 'hit.tracepoint_hist',
+         '<= 1x')
+    row('hist table memory per entry, kmark (bytes; size=65536, all preallocated)',
+        'mem.kmark.hist_entry', '')
+    row('hist table memory per entry, ftrace (the same text)', 'mem.ftrace.hist_entry', '')
+    rrow('kmark / ftrace, hist table memory', 'mem.kmark.hist_entry',
+         'mem.ftrace.hist_entry', '')
     row('+ kmark kprobe event (3 args), per hit', 'hit.kmark_kprobe', '')
     row('+ ftrace kprobe_event (same args), per hit', 'hit.ftrace_kprobe', '')
     rrow('kmark / ftrace, kprobe', 'hit.kmark_kprobe', 'hit.ftrace_kprobe', '')
@@ -527,7 +544,8 @@ def main():
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
             'size.kmark', 'size.ftrace', 'hit.marker_filtered',
-            'hit.tracepoint_filtered', 'hit.ringbuf']
+            'hit.tracepoint_filtered', 'hit.ringbuf', 'hit.marker_hist',
+            'hit.tracepoint_hist', 'mem.kmark.hist_entry', 'mem.ftrace.hist_entry']
     passed = failed = 0
     for mode, f in modes.items():
         for k in want:

@@ -50,17 +50,18 @@ struct kmark_err {
 	struct list_head list;
 	u64 ts;
 	unsigned int pos;
-	const char *loc;	/* static string */
 	const char *msg;	/* static string */
 	char *cmd;
+	const char *loc;	/* in @cmd's allocation, after it */
 };
 
 /**
  * kmark_log_err_loc - add an entry to an instance's error_log
  * @inst:	the instance whose file the command was written to
- * @loc:	who says it, a static string: "kmark", or the name ftrace
- *		gives the same parser ("trace_kprobe"), which tools and
- *		ftrace's selftests look for
+ * @loc:	who says it (copied): "kmark" for kmark's own files, or
+ *		where ftrace's error_log says it for the same parser
+ *		("trace_kprobe", "hist:sched:sched_switch", "synthetic_events"),
+ *		which tools and ftrace's selftests look for
  * @cmd:	the command that failed (a trailing newline is dropped)
  * @pos:	offset in @cmd of the caret
  * @msg:	what is wrong, a static string
@@ -71,7 +72,8 @@ void kmark_log_err_loc(struct kmark_instance *inst, const char *loc,
 		       const char *cmd, unsigned int pos, const char *msg)
 {
 	struct kmark_err *e;
-	size_t len = strlen(cmd);
+	size_t len = strlen(cmd), llen = strlen(loc);
+	char *buf;
 
 	while (len && cmd[len - 1] == '\n')
 		len--;
@@ -86,15 +88,19 @@ void kmark_log_err_loc(struct kmark_instance *inst, const char *loc,
 		list_del(&e->list);
 		kfree(e->cmd);
 	}
-	e->cmd = kstrndup(cmd, len, GFP_KERNEL);
-	if (!e->cmd) {
+	buf = kmalloc(len + llen + 2, GFP_KERNEL);
+	if (!buf) {
 		kfree(e);
 		inst->nr_errs--;
 		goto out;
 	}
+	memcpy(buf, cmd, len);
+	buf[len] = '\0';
+	memcpy(buf + len + 1, loc, llen + 1);
+	e->cmd = buf;
+	e->loc = buf + len + 1;
 	e->ts = local_clock();
 	e->pos = min_t(unsigned int, pos, len);
-	e->loc = loc;
 	e->msg = msg;
 	list_add_tail(&e->list, &inst->errs);
 out:
@@ -665,6 +671,17 @@ static const struct {
 void kmark_set_buffer_clock(struct trace_buffer *b, unsigned int clock)
 {
 	ring_buffer_set_clock(b, kmark_clocks[clock].func);
+}
+
+/* The index of the clock named @name, or -EINVAL. */
+int kmark_clock_lookup(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kmark_clocks); i++)
+		if (!strcmp(name, kmark_clocks[i].name))
+			return i;
+	return -EINVAL;
 }
 
 /* Give @inst's buffer clock @clock (an index); its events are cleared. */

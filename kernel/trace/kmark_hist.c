@@ -47,6 +47,10 @@
 #define KMARK_HIST_VARS		8
 #define KMARK_HIST_PARAMS	KMARK_MAX_FIELDS
 #define KMARK_HIST_SAVE		4
+#define KMARK_HIST_ACTION_TEXT	256	/* an action as listed */
+/* $VARs of other hists a hist reads: its variables' operands, its params */
+#define KMARK_HIST_REFS		(2 * KMARK_HIST_VARS + 2 * KMARK_HIST_PARAMS + \
+				 KMARK_HIST_SAVE)
 
 /* Where a hist field's value comes from. */
 enum {
@@ -76,9 +80,9 @@ enum {
 static const struct {
 	const char *name;
 	u32 flag;
-} kmark_hist_mods[] = {
-	{ "hex", KMARK_HM_HEX }, { "sym-offset", KMARK_HM_SYM_OFFSET },
-	{ "sym", KMARK_HM_SYM }, { "execname", KMARK_HM_EXECNAME },
+} kmark_hist_mods[] = {		/* ftrace's get_hist_field_flags() order */
+	{ "hex", KMARK_HM_HEX }, { "sym", KMARK_HM_SYM },
+	{ "sym-offset", KMARK_HM_SYM_OFFSET }, { "execname", KMARK_HM_EXECNAME },
 	{ "log2", KMARK_HM_LOG2 }, { "buckets", KMARK_HM_BUCKETS },
 	{ "usecs", KMARK_HM_USECS }, { "percent", KMARK_HM_PERCENT },
 	{ "graph", KMARK_HM_GRAPH },
@@ -99,6 +103,8 @@ struct kmark_hist;
  * @offset:	where in the key
  * @idx:	its tracing_map field (keys, sums) or var index
  * @ref:	KMARK_HF_VAR_REF: the hist whose variable it reads
+ * @var:	KMARK_HF_VAR, KMARK_HF_VAR_REF: the variable's definition
+ * @slot:	KMARK_HF_VAR_REF: where a hit keeps its value, read first
  * @constant:	KMARK_HF_CONST
  */
 struct kmark_hfield {
@@ -113,6 +119,8 @@ struct kmark_hfield {
 	unsigned int offset;
 	int idx;
 	struct kmark_hist *ref;
+	const struct kmark_hvar *var;
+	u8 slot;
 	u64 constant;
 };
 
@@ -128,6 +136,7 @@ enum { KMARK_HA_ONMATCH, KMARK_HA_ONMAX };
 
 struct kmark_haction {
 	u8 kind;
+	bool trace_kw;				/* .trace(SYNTH,...) */
 	char match_sys[KMARK_NAME_MAX], match_ev[KMARK_NAME_MAX];
 	struct kmark_marker *synth;		/* onmatch: held */
 	unsigned int nr_params;
@@ -135,30 +144,39 @@ struct kmark_haction {
 	struct kmark_hfield max;		/* onmax: its variable */
 	unsigned int nr_save;
 	struct kmark_hfield save[KMARK_HIST_SAVE];
-	char *text;
+	char *text;				/* as ftrace lists it */
 };
 
 /**
  * struct kmark_hist - one hist trigger's table and how it is fed
  * @map:	the table (tracing_map): keys, sums, variables
  * @file:	the event file it is on
- * @name:	name= (shared by triggers of that name), or NULL
- * @refs:	triggers sharing it, and hists whose $VAR read its variables
- *		(kmark_mutex); freed with the last
- * @list:	in kmark_hists (kmark_mutex), for $VAR and name= lookups
+ * @name:	name= (the table is shared by the triggers of that name), or
+ *		NULL
+ * @refs:	the reads of its variables by other hists' $VARs (kmark_mutex)
+ * @live:	the triggers that have it, registered (kmark_mutex)
+ * @users:	the triggers that have it, not yet freed: it goes with the last
+ * @list:	in kmark_hists while @live (kmark_mutex), for $VAR and name=
+ *		lookups
  * @keys:	its keys (@nr_keys); @key_size bytes of key in all
  * @vals:	its sums but hitcount (@nr_vals), tracing_map fields after
  *		hitcount's 0
- * @sort:	its sort keys (@nr_sort)
+ * @sort:	its sort keys (@nr_sort), @sort_f their fields (NULL:
+ *		hitcount)
  * @vars:	its variables (@nr_vars)
  * @actions:	onmatch() and onmax() (@nr_actions)
  * @nohitcount:	hitcount not shown
+ * @timestamps:	common_timestamp is read: the instance's clock is @clock
+ * @reads:	the $VARs of other hists it reads (@nr_reads), in the order
+ *		a hit reads them; @read_once: an expression's, read once
  */
 struct kmark_hist {
 	struct tracing_map *map;
 	struct kmark_event_file *file;
 	char *name;
 	unsigned int refs;
+	unsigned int live;
+	refcount_t users;
 	struct list_head list;
 	unsigned int nr_keys, key_size;
 	struct kmark_hfield keys[TRACING_MAP_KEYS_MAX];
@@ -166,11 +184,17 @@ struct kmark_hist {
 	struct kmark_hfield vals[TRACING_MAP_VALS_MAX];
 	unsigned int nr_sort;
 	struct tracing_map_sort_key sort[TRACING_MAP_SORT_KEYS_MAX];
+	const struct kmark_hfield *sort_f[TRACING_MAP_SORT_KEYS_MAX];
 	unsigned int nr_vars;
 	struct kmark_hvar vars[KMARK_HIST_VARS];
 	unsigned int nr_actions;
 	struct kmark_haction actions[2];
 	bool nohitcount;
+	bool timestamps;
+	char clock[16];
+	unsigned int nr_reads;
+	struct kmark_hfield *reads[KMARK_HIST_REFS];
+	bool read_once[KMARK_HIST_REFS];
 	bool synth_dropped;	/* unreg gave back the synthetic events */
 };
 
@@ -251,8 +275,13 @@ static u64 notrace kmark_hist_num(const struct kmark_hist *h,
 	}
 	if (hf->mods & KMARK_HM_USECS)
 		v = div_u64(v, NSEC_PER_USEC);
+	/*
+	 * The power of two @v rounds up to, on u64: roundup_pow_of_two()
+	 * takes an unsigned long, 32 bits on i386, where it cut values past
+	 * 2^32 and made 2^32 - 1 the bucket 2^0.
+	 */
 	if (hf->mods & KMARK_HM_LOG2)
-		v = v ? ilog2(roundup_pow_of_two(v)) : 0;
+		v = v > 1 ? fls64(v - 1) : 0;
 	if (hf->mods & KMARK_HM_BUCKETS)
 		v = div64_ul(v, hf->buckets) * hf->buckets;
 	return v;
@@ -266,6 +295,7 @@ NOKPROBE_SYMBOL(kmark_hist_num);
 struct kmark_hist_pad {
 	u8 key[KMARK_HIST_KEY_MAX] __aligned(8);
 	u64 vals[KMARK_HIST_PARAMS];
+	u64 refv[KMARK_HIST_REFS];
 	char strs[KMARK_HIST_PARAMS][KMARK_HIST_STR];
 };
 static DEFINE_PER_CPU(struct kmark_hist_pad [4], kmark_hist_pad);
@@ -282,8 +312,8 @@ static void notrace kmark_hist_key(const struct kmark_hist *h,
 		const struct kmark_hfield *k = &h->keys[i];
 		u8 *slot = key + k->offset;
 
-		if (k->src == KMARK_HF_STACK)
-			stack_trace_save((unsigned long *)slot, KMARK_HIST_STACK, 4);
+		if (k->src == KMARK_HF_STACK)	/* kmark's own frames left out */
+			kmark_stack_save((unsigned long *)slot, KMARK_HIST_STACK);
 		else if (k->src == KMARK_HF_COMM)
 			strscpy((char *)slot, current->comm, KMARK_HIST_STR);
 		else if (k->is_str)
@@ -296,18 +326,17 @@ static void notrace kmark_hist_key(const struct kmark_hist *h,
 NOKPROBE_SYMBOL(kmark_hist_key);
 
 /*
- * The value of operand @hf for a hit: @elt's own variables, $VAR of the
- * hist that defines it (under the same key, consumed), the rest from the
- * hit. Return: false when a variable was not set.
+ * The value of operand @hf for a hit: @elt's own variables, $VAR of another
+ * hist from @refv (read before the hit went in, as ftrace's
+ * resolve_var_refs()), the rest from the hit. Return: false when a
+ * variable of @elt was not set.
  */
 static bool notrace kmark_hist_operand(const struct kmark_hist *h,
 				       const struct kmark_hfield *hf,
 				       const struct kmark_entry *hdr,
-				       const void *rec, const void *key,
+				       const void *rec, const u64 *refv,
 				       struct tracing_map_elt *elt, u64 *v)
 {
-	struct tracing_map_elt *other;
-
 	switch (hf->src) {
 	case KMARK_HF_VAR:
 		if (!tracing_map_var_set(elt, hf->idx))
@@ -315,10 +344,7 @@ static bool notrace kmark_hist_operand(const struct kmark_hist *h,
 		*v = tracing_map_read_var(elt, hf->idx);
 		return true;
 	case KMARK_HF_VAR_REF:
-		other = tracing_map_lookup(hf->ref->map, (void *)key);
-		if (!other || !tracing_map_var_set(other, hf->idx))
-			return false;
-		*v = tracing_map_read_var_once(other, hf->idx);
+		*v = refv[hf->slot];
 		return true;
 	default:
 		*v = kmark_hist_num(h, hf, hdr, rec);
@@ -332,7 +358,7 @@ static bool notrace kmark_hist_param(const struct kmark_hist *h,
 				     const struct kmark_hfield *hf,
 				     const struct kmark_entry *hdr,
 				     const void *rec, unsigned int len,
-				     const void *key,
+				     const u64 *refv,
 				     struct tracing_map_elt *elt,
 				     char (*strs)[KMARK_HIST_STR],
 				     unsigned int n, u64 *v)
@@ -347,9 +373,33 @@ static bool notrace kmark_hist_param(const struct kmark_hist *h,
 		*v = (unsigned long)strs[n];
 		return true;
 	}
-	return kmark_hist_operand(h, hf, hdr, rec, key, elt, v);
+	return kmark_hist_operand(h, hf, hdr, rec, refv, elt, v);
 }
 NOKPROBE_SYMBOL(kmark_hist_param);
+
+/*
+ * Whether the variables of @h an action reads are set (ftrace's
+ * resolve_var_refs(..., true)): if one is not, no action runs.
+ */
+static bool notrace kmark_hist_self_set(const struct kmark_hist *h,
+					struct tracing_map_elt *elt)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < h->nr_actions; i++) {
+		const struct kmark_haction *act = &h->actions[i];
+
+		if (act->kind == KMARK_HA_ONMAX &&
+		    !tracing_map_var_set(elt, act->max.idx))
+			return false;
+		for (j = 0; j < act->nr_params; j++)
+			if (act->params[j].src == KMARK_HF_VAR &&
+			    !tracing_map_var_set(elt, act->params[j].idx))
+				return false;
+	}
+	return true;
+}
+NOKPROBE_SYMBOL(kmark_hist_self_set);
 
 /**
  * kmark_hist_fire - a hit of a hist trigger's event
@@ -358,8 +408,10 @@ NOKPROBE_SYMBOL(kmark_hist_param);
  * @rec:	its fields (a record, or a marker's block less the header)
  * @len:	the record's length, or 0
  *
- * Inserts or finds the entry of the hit's key (a full table counts the hit
- * dropped), adds to its sums, sets its variables, runs its actions.
+ * As ftrace's event_hist_trigger(): the variables of other hists this one
+ * reads, under the hit's key, come first (one not set drops the hit, an
+ * expression's operands are read once); then the entry of the key (a full
+ * table counts the hit dropped), its sums, its variables, its actions.
  * Recording path: preemption off, any context; nothing allocates.
  */
 static bool notrace kmark_hist_fire(struct kmark_trigger *t,
@@ -370,7 +422,7 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	struct kmark_hist_pad *pad;
 	struct tracing_map_elt *elt;
 	unsigned int i, j, level;
-	u64 *vals, a, b;
+	u64 *vals, *refv, a, b;
 	char (*strs)[KMARK_HIST_STR];
 	u8 *key;
 
@@ -380,8 +432,20 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	pad = &this_cpu_ptr(kmark_hist_pad)[level];
 	key = pad->key;
 	vals = pad->vals;
+	refv = pad->refv;
 	strs = pad->strs;
 	kmark_hist_key(h, hdr, rec, len, key);
+	for (i = 0; i < h->nr_reads; i++) {
+		const struct kmark_hfield *r = h->reads[i];
+		struct tracing_map_elt *other;
+
+		other = tracing_map_lookup(r->ref->map, key);
+		if (!other || !tracing_map_var_set(other, r->idx))
+			return true;
+		refv[i] = h->read_once[i] ?
+			  tracing_map_read_var_once(other, r->idx) :
+			  tracing_map_read_var(other, r->idx);
+	}
 	elt = tracing_map_insert(h->map, key);
 	if (!elt)
 		return true;	/* full: counted in the map's drops */
@@ -392,14 +456,16 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	for (i = 0; i < h->nr_vars; i++) {
 		const struct kmark_hvar *v = &h->vars[i];
 
-		if (!kmark_hist_operand(h, &v->a, hdr, rec, key, elt, &a))
+		if (!kmark_hist_operand(h, &v->a, hdr, rec, refv, elt, &a))
 			continue;
 		if (v->op &&
-		    !kmark_hist_operand(h, &v->b, hdr, rec, key, elt, &b))
+		    !kmark_hist_operand(h, &v->b, hdr, rec, refv, elt, &b))
 			continue;
 		tracing_map_set_var(elt, v->idx,
 				    v->op == '+' ? a + b : v->op == '-' ? a - b : a);
 	}
+	if (!h->nr_actions || !kmark_hist_self_set(h, elt))
+		return true;
 	for (i = 0; i < h->nr_actions; i++) {
 		const struct kmark_haction *act = &h->actions[i];
 		struct kmark_helt *he = elt->private_data;
@@ -407,14 +473,14 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 		if (act->kind == KMARK_HA_ONMATCH) {
 			for (j = 0; j < act->nr_params; j++)
 				if (!kmark_hist_param(h, &act->params[j], hdr, rec,
-						      len, key, elt, strs, j,
+						      len, refv, elt, strs, j,
 						      &vals[j]))
 					break;
 			if (j == act->nr_params)
 				kmark_synth_fire(act->synth, vals);
 			continue;
 		}
-		if (!kmark_hist_operand(h, &act->max, hdr, rec, key, elt, &a) ||
+		if (!kmark_hist_operand(h, &act->max, hdr, rec, refv, elt, &a) ||
 		    (he->max_set && a <= he->max))
 			continue;
 		he->max = a;
@@ -429,7 +495,7 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 				kmark_hist_str(sv->field, rec, len,
 					       he->saved_str[j], TASK_COMM_LEN);
 			else
-				kmark_hist_operand(h, sv, hdr, rec, key, elt,
+				kmark_hist_operand(h, sv, hdr, rec, refv, elt,
 						   &he->saved[j]);
 		}
 	}
@@ -476,13 +542,71 @@ static const struct tracing_map_ops kmark_hist_map_ops = {
 
 /* --- parsing ---------------------------------------------------------------- */
 
+/* ftrace's error_log texts (trace_events_hist.c), where kmark has the case. */
+#define KMARK_HE_BAD_MODIFIER	"Invalid field modifier"
+#define KMARK_HE_FIELD		"Couldn't find field"
+#define KMARK_HE_VAR		"Couldn't find variable"
+#define KMARK_HE_EMPTY		"Empty assignment"
+#define KMARK_HE_SORT_MODIFIER	"Invalid sort modifier"
+#define KMARK_HE_SORT_EMPTY	"Empty sort field"
+#define KMARK_HE_SORT_MANY	"Too many sort fields (Max = 2)"
+#define KMARK_HE_SORT_FIELD	"Sort field must be a key or a val"
+#define KMARK_HE_REF_KEY	"Using variable references in keys not supported"
+#define KMARK_HE_NUMBER		"Expecting numeric literal"
+#define KMARK_HE_NOHC		"Non-hitcount value is required for 'nohitcount'"
+#define KMARK_HE_EEXIST		"Hist trigger already exists"
+#define KMARK_HE_NAMED		"Named hist trigger doesn't match existing named trigger (includes variables)"
+#define KMARK_HE_ENOENT		"Can't clear or continue a nonexistent hist trigger"
+#define KMARK_HE_CLOCK		"Couldn't set trace_clock"
+#define KMARK_HE_PAREN		"No closing paren found"
+#define KMARK_HE_SUBSYS		"Missing subsystem"
+#define KMARK_HE_EVENT		"Invalid subsystem or event name"
+#define KMARK_HE_ACTION		"No action found"
+#define KMARK_HE_MISMATCH	"Handler doesn't support action"
+#define KMARK_HE_NO_SAVE	"No params found for save()"
+#define KMARK_HE_SYNTH		"Couldn't find synthetic event"
+#define KMARK_HE_SYNTH_TYPE	"Param type doesn't match synthetic event field type"
+#define KMARK_HE_SYNTH_COUNT	"Param count doesn't match synthetic event field count"
+#define KMARK_HE_ONX_NOT_VAR	"For onmax(x) or onchange(x), x must be a variable"
+#define KMARK_HE_ONX_VAR	"Couldn't find onmax or onchange variable"
+#define KMARK_HE_TOO_MANY_VARS	"Too many variables defined"
+#define KMARK_HE_DUP_VAR	"Variable already defined"
+#define KMARK_HE_MALFORMED	"Malformed assignment"
+#define KMARK_HE_TOO_MANY_PARAMS "Too many action params"
+#define KMARK_HE_STR_OPERAND	"String type can not be an operand in expression"
+#define KMARK_HE_INVALID_PARAM	"Invalid action param"
+
+/* pause, continue and clear as written (ftrace's attrs) */
+#define KMARK_HP_PAUSE		BIT(0)
+#define KMARK_HP_CONT		BIT(1)
+#define KMARK_HP_CLEAR		BIT(2)
+
 struct kmark_hparse {
 	struct kmark_hist *h;
 	struct kmark_event_file *file;
-	const char **err;
+	struct kmark_trigger_err *err;
 	unsigned int map_bits;
-	bool pause, cont, clear;
+	unsigned int flags;		/* KMARK_HP_* */
+	char *keys, *vals, *sort;	/* the attributes, as ftrace's attrs */
+	unsigned int nr_assign, nr_act;
+	char *assign[KMARK_HIST_VARS + 1];
+	char *act[2 + 1];
 };
+
+/*
+ * Fail with @msg and the caret where ftrace's err_pos() puts it: at the
+ * first occurrence of @str in the command as written (0 if none, or no
+ * @str).
+ */
+static int kmark_hist_err(struct kmark_hparse *ps, const char *msg,
+			  const char *str)
+{
+	const char *found = str ? strstr(ps->err->line, str) : NULL;
+
+	ps->err->msg = msg;
+	ps->err->pos = found ? found - ps->err->line : 0;
+	return -EINVAL;
+}
 
 static struct kmark_hist *kmark_hist_find_var(struct kmark_instance *inst,
 					      const char *name, int *idx)
@@ -518,138 +642,199 @@ static bool kmark_hist_keys_alike(const struct kmark_hist *a,
 	return true;
 }
 
+/* What a field reference is for: its checks differ, as in ftrace. */
+enum { KMARK_HK_KEY, KMARK_HK_VAL, KMARK_HK_VAR, KMARK_HK_PARAM };
+
+/* The common and generic names, after the event's own fields. */
+static bool kmark_hist_common(struct kmark_hfield *hf, const char *name)
+{
+	if (!strcmp(name, "common_pid")) {
+		hf->src = KMARK_HF_PID;
+		hf->is_signed = true;
+	} else if (!strcmp(name, "common_cpu") || !strcmp(name, "cpu") ||
+		   !strcmp(name, "CPU")) {
+		hf->src = KMARK_HF_CPU;
+	} else if (!strcmp(name, "common_timestamp")) {
+		hf->src = KMARK_HF_TS;
+	} else if (!strcmp(name, "common_comm") || !strcmp(name, "comm") ||
+		   !strcmp(name, "COMM")) {
+		/* kmark's: current's name (ftrace has no such hist field) */
+		hf->src = KMARK_HF_COMM;
+		hf->is_str = true;
+	} else if (!strcmp(name, "common_stacktrace") ||
+		   !strcmp(name, "stacktrace") || !strcmp(name, "STACKTRACE")) {
+		hf->src = KMARK_HF_STACK;
+	} else if (!strcmp(name, "hitcount")) {
+		hf->src = KMARK_HF_HITCOUNT;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /*
- * One field reference, "NAME[.MOD...]" or "$VAR" or a number, into @hf.
- * @key: as a key (strings and stacks allowed); @operand: in an expression
- * or a parameter (variables allowed).
+ * One field reference, "NAME[.MODIFIER]", "$VAR" or a number, into @hf, for
+ * @kind (KMARK_HK_*). As ftrace's parse_atom() and parse_field(): one
+ * modifier, the same refusals, the carets where ftrace puts them.
  */
 static int kmark_hist_field(struct kmark_hparse *ps, char *text,
-			    struct kmark_hfield *hf, bool key, bool operand)
+			    struct kmark_hfield *hf, int kind)
 {
 	const struct kmark_layout *l = ps->file->m->layout;
-	char *mod, *dot;
+	char *mod = NULL, *dot, *p;
+	bool stack_mod = false;
 	unsigned int i;
 
 	memset(hf, 0, sizeof(*hf));
 	text = strim(text);
-	if (!*text) {
-		*ps->err = "Missing field name";
-		return -EINVAL;
+	/*
+	 * "SYSTEM.EVENT.$VAR" names a variable of that event's hist: as
+	 * ftrace's parse_atom(), what follows the second '.' is what counts
+	 * (a variable is found by its name in the instance).
+	 */
+	dot = strchr(text, '.');
+	if (dot && strchr(dot + 1, '.')) {
+		text = strchr(dot + 1, '.') + 1;
+		dot = NULL;
 	}
-	if (operand && isdigit(*text)) {
+	if (kind != KMARK_HK_KEY && isdigit(*text)) {
 		hf->src = KMARK_HF_CONST;
 		strscpy(hf->name, text);
-		if (kstrtoull(text, 0, &hf->constant)) {
-			*ps->err = "Bad number";
-			return -EINVAL;
-		}
+		if (kstrtoull(text, 0, &hf->constant))
+			return kmark_hist_err(ps, KMARK_HE_NUMBER, text);
 		return 0;
 	}
-	if (*text == '$') {
+	if (*text == '$' && text[1]) {
 		struct kmark_hist *h = ps->h;
 
-		if (!operand) {
-			*ps->err = "A variable is not a key or a value: name it in an expression";
-			return -EINVAL;
-		}
 		strscpy(hf->name, text + 1);
 		for (i = 0; i < h->nr_vars; i++) {
 			if (!strcmp(h->vars[i].name, hf->name)) {
 				hf->src = KMARK_HF_VAR;
 				hf->idx = h->vars[i].idx;
-				return 0;
+				hf->var = &h->vars[i];
+				break;
 			}
 		}
-		hf->ref = kmark_hist_find_var(ps->file->inst, hf->name, &hf->idx);
-		if (!hf->ref) {
-			*ps->err = "Couldn't find variable (define it in a hist of this instance first)";
+		if (!hf->src)
+			hf->ref = kmark_hist_find_var(ps->file->inst, hf->name,
+						      &hf->idx);
+		if (!hf->src && !hf->ref) {
+			/* ftrace logs both: no variable, then no field */
+			const char *found = strstr(ps->err->line, text + 1);
+
+			ps->err->pre_msg = KMARK_HE_VAR;
+			ps->err->pre_pos = found ? found - ps->err->line : 0;
+			return kmark_hist_err(ps, KMARK_HE_FIELD, text);
+		}
+		if (kind == KMARK_HK_KEY)
+			return kmark_hist_err(ps, KMARK_HE_REF_KEY, text);
+		if (kind == KMARK_HK_VAL) {
+			ps->err->msg = "A variable is not a value: name it in an expression";
 			return -EINVAL;
 		}
+		if (hf->src)
+			return 0;
+		for (i = 0; i < hf->ref->nr_vars; i++)
+			if (hf->ref->vars[i].idx == hf->idx)
+				hf->var = &hf->ref->vars[i];
 		if (!kmark_hist_keys_alike(hf->ref, h)) {
-			*ps->err = "The variable's hist has keys of another shape";
+			ps->err->msg = "The variable's hist has keys of another shape";
 			return -EINVAL;
 		}
 		hf->src = KMARK_HF_VAR_REF;
 		return 0;
 	}
 	dot = strchr(text, '.');
-	if (dot)
-		*dot++ = '\0';
+	if (dot) {
+		*dot = '\0';
+		mod = dot + 1;
+	}
+	if (mod) {
+		if (!strcmp(mod, "hex")) {
+			hf->mods = KMARK_HM_HEX;
+		} else if (!strcmp(mod, "sym")) {
+			hf->mods = KMARK_HM_SYM;
+		} else if (!strcmp(mod, "sym-offset")) {
+			hf->mods = KMARK_HM_SYM_OFFSET;
+		} else if (!strcmp(mod, "execname") &&
+			   !strcmp(text, "common_pid")) {
+			hf->mods = KMARK_HM_EXECNAME;
+		} else if (!strcmp(mod, "stacktrace")) {
+			stack_mod = true;
+		} else if (!strcmp(mod, "log2")) {
+			hf->mods = KMARK_HM_LOG2;
+		} else if (!strcmp(mod, "usecs")) {
+			hf->mods = KMARK_HM_USECS;
+		} else if (!strncmp(mod, "bucket", 6)) {
+			p = mod + 6;
+			if (*p == 's')
+				p++;
+			if (*p != '=')
+				return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, p);
+			p++;
+			if (kstrtoul(p, 0, &hf->buckets) || !hf->buckets)
+				return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, p);
+			hf->mods = KMARK_HM_BUCKETS;
+		} else if (!strncmp(mod, "percent", 7) && kind != KMARK_HK_KEY &&
+			   kind != KMARK_HK_VAR) {
+			hf->mods = KMARK_HM_PERCENT;
+		} else if (!strncmp(mod, "graph", 5) && kind != KMARK_HK_KEY &&
+			   kind != KMARK_HK_VAR) {
+			hf->mods = KMARK_HM_GRAPH;
+		} else {
+			return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, mod);
+		}
+	}
 	strscpy(hf->name, text);
-	if (!strcmp(text, "common_pid")) {
-		hf->src = KMARK_HF_PID;
-		hf->is_signed = true;
-	} else if (!strcmp(text, "common_cpu") || !strcmp(text, "cpu")) {
-		hf->src = KMARK_HF_CPU;
-	} else if (!strcmp(text, "common_timestamp")) {
-		hf->src = KMARK_HF_TS;
-	} else if (!strcmp(text, "common_comm") || !strcmp(text, "comm")) {
-		hf->src = KMARK_HF_COMM;
-		hf->is_str = true;
-	} else if (!strcmp(text, "common_stacktrace") ||
-		   !strcmp(text, "stacktrace")) {
-		if (!key) {
-			*ps->err = "common_stacktrace is a key only";
-			return -EINVAL;
-		}
-		hf->src = KMARK_HF_STACK;
-	} else if (!strcmp(text, "hitcount")) {
-		hf->src = KMARK_HF_HITCOUNT;
-	} else {
-		for (i = 0; i < l->nr_fields; i++)
-			if (!strcmp(l->fields[i].name, text))
-				hf->field = &l->fields[i];
-		if (!hf->field) {
-			*ps->err = "Couldn't find field";
-			return -EINVAL;
-		}
+	for (i = 0; i < l->nr_fields; i++)
+		if (!strcmp(l->fields[i].name, text))
+			hf->field = &l->fields[i];
+	if (hf->field) {
 		hf->src = KMARK_HF_EVENT;
 		hf->is_signed = hf->field->is_signed;
 		hf->is_str = hf->field->kind == KMARK_FIELD_STR ||
 			     hf->field->kind == KMARK_FIELD_CHARS;
+	} else if (!kmark_hist_common(hf, text)) {
+		return kmark_hist_err(ps, KMARK_HE_FIELD, text);
 	}
-	while (dot && *dot) {
-		mod = strsep(&dot, ".");
-		if (!strncmp(mod, "buckets=", 8)) {
-			if (kstrtoul(mod + 8, 0, &hf->buckets) || !hf->buckets) {
-				*ps->err = "buckets= takes a size, 1 or more";
-				return -EINVAL;
-			}
-			hf->mods |= KMARK_HM_BUCKETS;
-			continue;
-		}
-		for (i = 0; i < ARRAY_SIZE(kmark_hist_mods); i++)
-			if (!strcmp(mod, kmark_hist_mods[i].name))
-				break;
-		if (i == ARRAY_SIZE(kmark_hist_mods)) {
-			*ps->err = "Unknown modifier: hex, sym, sym-offset, execname, log2, buckets=N, usecs, percent, graph";
-			return -EINVAL;
-		}
-		hf->mods |= kmark_hist_mods[i].flag;
-	}
-	if (hf->is_str && (hf->mods & ~(u32)0)) {
-		*ps->err = "A string takes no modifier";
+	if (dot)
+		*dot = '.';	/* the carets below are at the whole text */
+	/* No field of kmark's is a stack (ftrace's .stacktrace modifier). */
+	if (stack_mod)
+		return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, text);
+	/* What ftrace's __create_val_field() refuses. */
+	if (kind == KMARK_HK_VAL &&
+	    ((hf->mods & (KMARK_HM_BUCKETS | KMARK_HM_LOG2 | KMARK_HM_SYM |
+			  KMARK_HM_SYM_OFFSET)) || hf->src == KMARK_HF_STACK))
+		return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, text);
+	if (kind == KMARK_HK_VAR &&
+	    (hf->mods & (KMARK_HM_BUCKETS | KMARK_HM_LOG2)))
+		return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, text);
+	if (dot)
+		*dot = '\0';
+	if (hf->src == KMARK_HF_STACK && kind != KMARK_HK_KEY) {
+		ps->err->msg = "common_stacktrace is a key only";
 		return -EINVAL;
 	}
-	if ((hf->mods & KMARK_HM_EXECNAME) && hf->src != KMARK_HF_PID) {
-		*ps->err = "execname applies to common_pid";
+	if (hf->is_str && hf->mods) {
+		ps->err->msg = "A string takes no modifier";
 		return -EINVAL;
 	}
 	if ((hf->mods & KMARK_HM_USECS) && hf->src != KMARK_HF_TS) {
-		*ps->err = "usecs applies to common_timestamp";
+		ps->err->msg = "usecs applies to common_timestamp";
 		return -EINVAL;
 	}
-	if ((hf->mods & (KMARK_HM_PERCENT | KMARK_HM_GRAPH)) && key) {
-		*ps->err = "percent and graph apply to values";
+	if (hf->is_str && kind == KMARK_HK_VAL) {
+		ps->err->msg = "A value must be a number";
 		return -EINVAL;
 	}
-	if (hf->is_str && !key && !operand) {
-		*ps->err = "A value must be a number";
-		return -EINVAL;
-	}
+	if (hf->src == KMARK_HF_TS)
+		ps->h->timestamps = true;
 	return 0;
 }
 
+/* keys=: at most TRACING_MAP_KEYS_MAX, as ftrace's create_key_fields(). */
 static int kmark_hist_keys(struct kmark_hparse *ps, char *list)
 {
 	struct kmark_hist *h = ps->h;
@@ -660,15 +845,16 @@ static int kmark_hist_keys(struct kmark_hparse *ps, char *list)
 		struct kmark_hfield *k;
 
 		if (h->nr_keys == TRACING_MAP_KEYS_MAX) {
-			*ps->err = "Too many keys (at most 3)";
+			/* ftrace: EINVAL, no error_log entry */
+			ps->err->msg = "Too many keys (at most 3)";
 			return -EINVAL;
 		}
 		k = &h->keys[h->nr_keys];
-		ret = kmark_hist_field(ps, word, k, true, false);
+		ret = kmark_hist_field(ps, word, k, KMARK_HK_KEY);
 		if (ret)
 			return ret;
 		if (k->src == KMARK_HF_HITCOUNT) {
-			*ps->err = "hitcount is not a key";
+			ps->err->msg = "hitcount is not a key";
 			return -EINVAL;
 		}
 		k->size = k->src == KMARK_HF_STACK ?
@@ -681,24 +867,29 @@ static int kmark_hist_keys(struct kmark_hparse *ps, char *list)
 	return 0;
 }
 
+/* vals=: hitcount (once, always there) and at most two more. */
 static int kmark_hist_vals(struct kmark_hparse *ps, char *list)
 {
 	struct kmark_hist *h = ps->h;
+	bool hitcount = false;
 	char *word;
 	int ret;
 
 	while ((word = strsep(&list, ","))) {
 		struct kmark_hfield v;
 
-		ret = kmark_hist_field(ps, word, &v, false, false);
-		if (ret)
-			return ret;
-		if (v.src == KMARK_HF_HITCOUNT)	/* always there */
+		if (!strcmp(word, "hitcount") && !hitcount) {
+			hitcount = true;
 			continue;
+		}
 		if (h->nr_vals == TRACING_MAP_VALS_MAX - 1) {
-			*ps->err = "Too many values (at most 2 besides hitcount)";
+			/* ftrace: EINVAL, no error_log entry */
+			ps->err->msg = "Too many values (at most 2 besides hitcount)";
 			return -EINVAL;
 		}
+		ret = kmark_hist_field(ps, word, &v, KMARK_HK_VAL);
+		if (ret)
+			return ret;
 		h->vals[h->nr_vals++] = v;
 	}
 	return 0;
@@ -709,53 +900,68 @@ static int kmark_hist_var(struct kmark_hparse *ps, char *name, char *expr)
 {
 	struct kmark_hist *h = ps->h;
 	struct kmark_hvar *v;
+	unsigned int i;
 	char *op;
 	int ret;
 
-	if (h->nr_vars == KMARK_HIST_VARS) {
-		*ps->err = "Too many variables (at most 8)";
-		return -EINVAL;
-	}
+	name = strim(name);
+	if (h->nr_vars == KMARK_HIST_VARS)
+		return kmark_hist_err(ps, KMARK_HE_TOO_MANY_VARS, name);
+	for (i = 0; i < h->nr_vars; i++)
+		if (!strcmp(h->vars[i].name, name))
+			return kmark_hist_err(ps, KMARK_HE_DUP_VAR, name);
 	v = &h->vars[h->nr_vars];
-	strscpy(v->name, strim(name));
-	if (!*v->name || strpbrk(v->name, "$.")) {
-		*ps->err = "Bad variable name";
-		return -EINVAL;
-	}
-	op = strpbrk(expr + 1, "+-");
+	strscpy(v->name, name);
+	if (!*v->name || strpbrk(v->name, "$.+-"))
+		return kmark_hist_err(ps, KMARK_HE_MALFORMED, name);
+	/* '+' or '-', but not the one of ".sym-offset" */
+	for (op = strpbrk(expr + 1, "+-"); op && op - expr >= 4 &&
+	     !strncmp(op - 4, ".sym-offset", 11); op = strpbrk(op + 1, "+-"))
+		;
 	if (op) {
 		v->op = *op;
 		*op++ = '\0';
-		ret = kmark_hist_field(ps, op, &v->b, false, true);
+		ret = kmark_hist_field(ps, op, &v->b, KMARK_HK_VAR);
 		if (ret)
 			return ret;
 	}
-	ret = kmark_hist_field(ps, expr, &v->a, false, true);
+	ret = kmark_hist_field(ps, expr, &v->a, KMARK_HK_VAR);
 	if (ret)
 		return ret;
-	if (v->a.is_str || (v->op && v->b.is_str)) {
-		*ps->err = "A variable holds a number";
+	if (v->op && (v->a.is_str || v->b.is_str))
+		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND,
+				      v->a.is_str ? v->a.name : v->b.name);
+	if (v->a.is_str) {
+		ps->err->msg = "A variable holds a number";
 		return -EINVAL;
 	}
 	h->nr_vars++;
 	return 0;
 }
 
-/* A list of parameters "(a,b,...)" of an action into @fs. */
+/*
+ * An action's parameters "a,b,..." into @fs, as ftrace's
+ * parse_action_params() reads them (stripped, at least two characters
+ * each), and each as written after @text (the action as listed).
+ */
 static int kmark_hist_params(struct kmark_hparse *ps, char *list,
 			     struct kmark_hfield *fs, unsigned int max,
-			     unsigned int *n)
+			     unsigned int *n, char *text, size_t size)
 {
 	char *word;
 	int ret;
 
 	*n = 0;
-	while ((word = strsep(&list, ","))) {
-		if (*n == max) {
-			*ps->err = "Too many parameters";
-			return -EINVAL;
-		}
-		ret = kmark_hist_field(ps, word, &fs[*n], false, true);
+	while (list) {
+		if (*n == max)
+			return kmark_hist_err(ps, KMARK_HE_TOO_MANY_PARAMS, NULL);
+		word = strim(strsep(&list, ","));
+		if (strlen(word) < 2)
+			return kmark_hist_err(ps, KMARK_HE_INVALID_PARAM, word);
+		if (strlen(text) + strlen(word) + 2 < size)
+			sprintf(text + strlen(text), "%s%s",
+				text[strlen(text) - 1] == '(' ? "" : ",", word);
+		ret = kmark_hist_field(ps, word, &fs[*n], KMARK_HK_PARAM);
 		if (ret)
 			return ret;
 		(*n)++;
@@ -764,149 +970,235 @@ static int kmark_hist_params(struct kmark_hparse *ps, char *list,
 }
 
 /*
+ * What a field holds, as ftrace's hist field types: char[N] (@chars; 0
+ * for a string of any length) or a number of @size bytes.
+ */
+static void kmark_hfield_type(const struct kmark_hfield *hf, int *chars,
+			      unsigned int *size, bool *is_signed)
+{
+	const struct kmark_hvar *v = hf->var;
+
+	*chars = -1;
+	*size = sizeof(u64);
+	*is_signed = false;
+	switch (hf->src) {
+	case KMARK_HF_EVENT:
+		if (hf->field->kind == KMARK_FIELD_CHARS)
+			*chars = hf->field->size;
+		else if (hf->is_str)
+			*chars = 0;
+		*size = hf->field->size;
+		*is_signed = hf->field->is_signed;
+		break;
+	case KMARK_HF_PID:
+		*size = sizeof(int);
+		*is_signed = true;
+		break;
+	case KMARK_HF_CPU:
+		*size = sizeof(int);
+		break;
+	case KMARK_HF_COMM:
+		*chars = TASK_COMM_LEN;
+		break;
+	case KMARK_HF_VAR:
+	case KMARK_HF_VAR_REF:
+		/* a variable of one operand has its type, else a u64 */
+		if (v && !v->op && v->a.src != KMARK_HF_VAR &&
+		    v->a.src != KMARK_HF_VAR_REF)
+			kmark_hfield_type(&v->a, chars, size, is_signed);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool kmark_hist_takes(const struct kmark_marker *synth, unsigned int i,
+			     const struct kmark_hfield *hf)
+{
+	unsigned int size;
+	bool is_signed;
+	int chars;
+
+	kmark_hfield_type(hf, &chars, &size, &is_signed);
+	return kmark_synth_field_takes(synth, i, chars, size, is_signed);
+}
+
+/*
  * onmatch(SYS.EVENT).trace(SYNTH,P...) (or .SYNTH(P...)) and
- * onmax($VAR).save(F,...).
+ * onmax($VAR).save(F,...), as ftrace's onmatch_parse(), track_data_parse(),
+ * action_parse() and trace_action_create() read them, with their errors.
  */
 static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 {
 	struct kmark_hist *h = ps->h;
-	struct kmark_haction *act;
-	char *open, *close, *what, *args, *dot;
+	struct kmark_haction *act = &h->actions[h->nr_actions];
+	char *str, *arg, *action, *params, buf[KMARK_HIST_ACTION_TEXT];
+	bool onmatch = str_has_prefix(text, "onmatch(");
+	unsigned int i;
 	int ret;
 
-	if (h->nr_actions == ARRAY_SIZE(h->actions)) {
-		*ps->err = "Too many actions (at most 2)";
-		return -EINVAL;
-	}
-	act = &h->actions[h->nr_actions];
-	act->text = kstrdup(text, GFP_KERNEL);
-	if (!act->text) {
-		*ps->err = "Out of memory";
-		return -ENOMEM;
-	}
-	open = strchr(text, '(');
-	close = open ? strchr(open, ')') : NULL;
-	if (!close || close[1] != '.') {
-		*ps->err = "An action is HANDLER(...).ACTION(...)";
-		return -EINVAL;
-	}
-	*open++ = '\0';
-	*close = '\0';
-	what = close + 2;
-	args = strchr(what, '(');
-	if (!args || what[strlen(what) - 1] != ')') {
-		*ps->err = "An action is HANDLER(...).ACTION(...)";
-		return -EINVAL;
-	}
-	*args++ = '\0';
-	args[strlen(args) - 1] = '\0';
-	if (!strcmp(text, "onmatch")) {
-		const char *synth;
+	str = text + (onmatch ? 8 : 6);
+	act->kind = onmatch ? KMARK_HA_ONMATCH : KMARK_HA_ONMAX;
+	arg = strsep(&str, ")");
+	if (onmatch) {
+		char *sys;
 
-		act->kind = KMARK_HA_ONMATCH;
-		dot = strchr(open, '.');
-		if (!dot) {
-			*ps->err = "onmatch() takes SYSTEM.EVENT";
+		if (!str)
+			return kmark_hist_err(ps, KMARK_HE_PAREN, arg);
+		sys = strsep(&arg, ".");
+		if (!arg)
+			return kmark_hist_err(ps, KMARK_HE_SUBSYS, sys);
+		if (!kmark_find_file(ps->file->inst, sys, arg))
+			return kmark_hist_err(ps, KMARK_HE_EVENT, arg);
+		strscpy(act->match_sys, sys);
+		strscpy(act->match_ev, arg);
+		snprintf(buf, sizeof(buf), "onmatch(%s.%s).", sys, arg);
+	} else {
+		if (!str) {
+			/* ftrace: EINVAL, no error_log entry */
+			ps->err->msg = KMARK_HE_PAREN;
 			return -EINVAL;
 		}
-		*dot = '\0';
-		strscpy(act->match_sys, open);
-		strscpy(act->match_ev, dot + 1);
-		if (!kmark_find_file(ps->file->inst, act->match_sys,
-				     act->match_ev)) {
-			*ps->err = "onmatch(): no such event in this instance";
-			return -EINVAL;
-		}
-		/* onmatch(...).trace(NAME,...) or its short form .NAME(...). */
-		synth = !strcmp(what, "trace") ? strsep(&args, ",") : what;
-		act->synth = synth ? kmark_synth_find(strim((char *)synth)) : NULL;
-		if (!act->synth) {
-			*ps->err = "No such synthetic event (see synthetic_events)";
-			return -EINVAL;
-		}
-		ret = kmark_hist_params(ps, args ?: (char *)"", act->params,
-					KMARK_HIST_PARAMS, &act->nr_params);
+		snprintf(buf, sizeof(buf), "onmax(%s).", arg);
+	}
+	/* action_parse(): ".ACTION(PARAMS)" */
+	strsep(&str, ".");
+	if (!str)
+		return kmark_hist_err(ps, KMARK_HE_ACTION, NULL);
+	action = strsep(&str, "(");
+	if (!action || !str)
+		return kmark_hist_err(ps, KMARK_HE_ACTION, NULL);
+	params = strsep(&str, ")");
+	strlcat(buf, action, sizeof(buf));
+	strlcat(buf, "(", sizeof(buf));
+	if (str_has_prefix(action, "save")) {
+		if (!params)
+			return kmark_hist_err(ps, KMARK_HE_NO_SAVE, NULL);
+		ret = kmark_hist_params(ps, params, act->save, KMARK_HIST_SAVE,
+					&act->nr_save, buf, sizeof(buf));
 		if (ret)
 			return ret;
-		if (act->nr_params != act->synth->layout->nr_fields) {
-			*ps->err = "The synthetic event has another number of fields";
-			return -EINVAL;
+		if (onmatch)
+			return kmark_hist_err(ps, KMARK_HE_MISMATCH, action);
+	} else if (str_has_prefix(action, "snapshot")) {
+		if (!str)
+			return kmark_hist_err(ps, KMARK_HE_PAREN, params);
+		if (onmatch)
+			return kmark_hist_err(ps, KMARK_HE_MISMATCH, action);
+		ps->err->msg = "onmax().snapshot() is not supported: use save()";
+		return -EINVAL;
+	} else if (onmatch) {
+		/* .trace(SYNTH,P...) or the short form .SYNTH(P...) */
+		const char *synth = action;
+
+		act->trace_kw = str_has_prefix(action, "trace");
+		if (act->trace_kw && params) {
+			synth = strim(strsep(&params, ","));
+			if (strlen(synth) < 2)
+				return kmark_hist_err(ps, KMARK_HE_INVALID_PARAM,
+						      synth);
+			strlcat(buf, synth, sizeof(buf));
+		} else if (act->trace_kw) {
+			synth = "";
 		}
-		for (ret = 0; ret < act->nr_params; ret++) {
-			if (act->params[ret].is_str !=
-			    kmark_synth_field_is_str(act->synth, ret)) {
-				*ps->err = "A parameter's type is not its synthetic field's (string or number)";
-				return -EINVAL;
+		if (params) {
+			ret = kmark_hist_params(ps, params, act->params,
+						KMARK_HIST_PARAMS,
+						&act->nr_params, buf,
+						sizeof(buf));
+			if (ret)
+				return ret;
+		}
+		/* trace_action_create() */
+		act->synth = kmark_synth_find(synth);
+		if (!act->synth)
+			return kmark_hist_err(ps, KMARK_HE_SYNTH, synth);
+		for (i = 0; i < act->nr_params; i++)
+			if (!kmark_hist_takes(act->synth, i, &act->params[i])) {
+				act->synth = NULL;
+				return kmark_hist_err(ps, KMARK_HE_SYNTH_TYPE,
+						      act->params[i].name);
 			}
+		if (act->nr_params != act->synth->layout->nr_fields) {
+			act->synth = NULL;
+			return kmark_hist_err(ps, KMARK_HE_SYNTH_COUNT, synth);
 		}
 		kmark_synth_get(act->synth);
-		h->nr_actions++;
-		return 0;
+	} else {
+		ps->err->msg = "onmax()'s action is save(FIELD,...)";
+		return -EINVAL;
 	}
-	if (!strcmp(text, "onmax")) {
-		act->kind = KMARK_HA_ONMAX;
-		ret = kmark_hist_field(ps, open, &act->max, false, true);
-		if (ret)
-			return ret;
-		if (act->max.src != KMARK_HF_VAR) {
-			*ps->err = "onmax() takes a variable of this hist ($VAR)";
-			return -EINVAL;
+	strlcat(buf, ")", sizeof(buf));
+	if (!onmatch) {
+		/* track_data_create(): a variable of this hist */
+		if (*arg != '$')
+			return kmark_hist_err(ps, KMARK_HE_ONX_NOT_VAR, arg);
+		ret = kmark_hist_field(ps, arg, &act->max, KMARK_HK_PARAM);
+		if (ret || act->max.src != KMARK_HF_VAR) {
+			ps->err->pre_msg = NULL;	/* ftrace logs one */
+			return kmark_hist_err(ps, KMARK_HE_ONX_VAR, arg + 1);
 		}
-		if (strcmp(what, "save")) {
-			*ps->err = "onmax()'s action is save(FIELD,...)";
-			return -EINVAL;
-		}
-		ret = kmark_hist_params(ps, args, act->save, KMARK_HIST_SAVE,
-					&act->nr_save);
-		if (ret)
-			return ret;
-		h->nr_actions++;
-		return 0;
 	}
-	*ps->err = "Unknown handler: onmatch or onmax";
-	return -EINVAL;
+	h->nr_actions++;
+	act->text = kstrdup(buf, GFP_KERNEL);
+	if (!act->text) {
+		ps->err->msg = "Out of memory";
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-/* The sort keys: "hitcount", a key or a value, each .ascending or .descending. */
+/* One sort key's direction: ftrace's is_descending(). */
+static int kmark_hist_descending(struct kmark_hparse *ps, const char *mod)
+{
+	if (!mod || !strcmp(mod, "ascending"))
+		return 0;
+	if (!strcmp(mod, "descending"))
+		return 1;
+	return kmark_hist_err(ps, KMARK_HE_SORT_MODIFIER, mod);
+}
+
+/* sort=: hitcount, a value or a key by name, as ftrace's create_sort_keys(). */
 static int kmark_hist_sort(struct kmark_hparse *ps, char *list)
 {
 	struct kmark_hist *h = ps->h;
-	char *word, *dot;
+	char *word, *name;
 	unsigned int i;
+	int desc;
 
-	h->nr_sort = 0;
-	while ((word = strsep(&list, ","))) {
-		struct tracing_map_sort_key *sk;
-		int idx = -1;
+	h->nr_sort = 1;		/* hitcount, ascending, when there is none */
+	for (i = 0; i < TRACING_MAP_SORT_KEYS_MAX; i++) {
+		const struct kmark_hfield *hf = NULL;
+		unsigned int j;
 
-		if (h->nr_sort == TRACING_MAP_SORT_KEYS_MAX) {
-			*ps->err = "Too many sort keys (at most 2)";
-			return -EINVAL;
+		word = strsep(&list, ",");
+		if (!word)
+			break;
+		if (!*word)
+			return kmark_hist_err(ps, KMARK_HE_SORT_EMPTY, "sort=");
+		if (i == TRACING_MAP_SORT_KEYS_MAX - 1 && list)
+			return kmark_hist_err(ps, KMARK_HE_SORT_MANY, "sort=");
+		name = strsep(&word, ".");
+		if (!*name)
+			return kmark_hist_err(ps, KMARK_HE_SORT_EMPTY, "sort=");
+		if (strcmp(name, "hitcount")) {
+			for (j = 0; !hf && j < h->nr_vals; j++)
+				if (!strcmp(name, h->vals[j].name))
+					hf = &h->vals[j];
+			for (j = 0; !hf && j < h->nr_keys; j++)
+				if (!strcmp(name, h->keys[j].name))
+					hf = &h->keys[j];
+			if (!hf)
+				return kmark_hist_err(ps, KMARK_HE_SORT_FIELD,
+						      name);
 		}
-		sk = &h->sort[h->nr_sort];
-		word = strim(word);
-		dot = strrchr(word, '.');
-		sk->descending = false;
-		if (dot && (!strcmp(dot, ".descending") ||
-			    !strcmp(dot, ".ascending"))) {
-			sk->descending = dot[1] == 'd';
-			*dot = '\0';
-		}
-		if (!strcmp(word, "hitcount"))
-			idx = 0;
-		for (i = 0; idx < 0 && i < h->nr_vals; i++)
-			if (!strcmp(word, h->vals[i].name))
-				idx = h->vals[i].idx;
-		for (i = 0; idx < 0 && i < h->nr_keys; i++)
-			if (!strcmp(word, h->keys[i].name))
-				idx = h->keys[i].idx;
-		if (idx < 0) {
-			*ps->err = "Sort on hitcount, a key or a value";
-			return -EINVAL;
-		}
-		sk->field_idx = idx;
-		h->nr_sort++;
+		desc = kmark_hist_descending(ps, word);
+		if (desc < 0)
+			return desc;
+		h->sort_f[i] = hf;
+		h->sort[i].descending = desc;
 	}
+	h->nr_sort = max(i, 1U);
 	return 0;
 }
 
@@ -950,10 +1242,10 @@ static int kmark_hist_map(struct kmark_hparse *ps)
 	}
 	return 0;
 toomany:
-	*ps->err = "Too many keys and values together (at most 6 with hitcount)";
+	ps->err->msg = "Too many keys and values together (at most 6 with hitcount)";
 	return -EINVAL;
 nomem:
-	*ps->err = "Out of memory";
+	ps->err->msg = "Out of memory";
 	return -ENOMEM;
 }
 
@@ -974,50 +1266,139 @@ static void kmark_hist_free(struct kmark_hist *h)
 	kfree(h);
 }
 
-/* The variables' definers a hist reads hold a reference each. */
+/* Whether two fields are the same (ftrace compares flags, field, size). */
+static bool kmark_hfield_same(const struct kmark_hfield *a,
+			      const struct kmark_hfield *b)
+{
+	return a->src == b->src && a->mods == b->mods &&
+	       a->buckets == b->buckets && a->constant == b->constant &&
+	       !strcmp(a->name, b->name);
+}
+
+/* Whether two event fields are read alike (two events' layouts). */
+static bool kmark_hfield_where(const struct kmark_hfield *a,
+			       const struct kmark_hfield *b)
+{
+	if (a->src != KMARK_HF_EVENT)
+		return true;
+	return a->field->offset == b->field->offset &&
+	       a->field->size == b->field->size &&
+	       a->field->kind == b->field->kind &&
+	       a->field->is_signed == b->field->is_signed;
+}
+
+/* The hists whose variables a hist reads hold a reference for each read. */
 static void kmark_hist_refs(struct kmark_hist *h, int delta)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->nr_reads; i++)
+		h->reads[i]->ref->refs += delta;
+}
+
+static void kmark_hist_slot(struct kmark_hist *h, struct kmark_hfield *hf,
+			    bool once)
+{
+	if (hf->src != KMARK_HF_VAR_REF)
+		return;
+	hf->slot = h->nr_reads;
+	h->read_once[h->nr_reads] = once;
+	h->reads[h->nr_reads++] = hf;
+}
+
+/* The $VARs of other hists, in the order a hit reads them. */
+static void kmark_hist_slots(struct kmark_hist *h)
 {
 	unsigned int i, j;
 
 	for (i = 0; i < h->nr_vars; i++) {
-		if (h->vars[i].a.src == KMARK_HF_VAR_REF)
-			h->vars[i].a.ref->refs += delta;
-		if (h->vars[i].op && h->vars[i].b.src == KMARK_HF_VAR_REF)
-			h->vars[i].b.ref->refs += delta;
+		kmark_hist_slot(h, &h->vars[i].a, h->vars[i].op);
+		if (h->vars[i].op)
+			kmark_hist_slot(h, &h->vars[i].b, true);
 	}
 	for (i = 0; i < h->nr_actions; i++) {
 		for (j = 0; j < h->actions[i].nr_params; j++)
-			if (h->actions[i].params[j].src == KMARK_HF_VAR_REF)
-				h->actions[i].params[j].ref->refs += delta;
+			kmark_hist_slot(h, &h->actions[i].params[j], false);
+		for (j = 0; j < h->actions[i].nr_save; j++)
+			kmark_hist_slot(h, &h->actions[i].save[j], false);
 	}
 }
 
+/* One "NAME=VALUE" attribute (ftrace's parse_assignment()). */
+static int kmark_hist_assign(struct kmark_hparse *ps, char *word, char *eq)
+{
+	struct kmark_hist *h = ps->h;
+	unsigned long size;
+
+	if (!eq[1])
+		return kmark_hist_err(ps, KMARK_HE_EMPTY, word);
+	if (str_has_prefix(word, "keys=") || str_has_prefix(word, "key=")) {
+		ps->keys = eq + 1;
+	} else if (str_has_prefix(word, "vals=") ||
+		   str_has_prefix(word, "val=") ||
+		   str_has_prefix(word, "values=")) {
+		ps->vals = eq + 1;
+	} else if (str_has_prefix(word, "sort=")) {
+		ps->sort = eq + 1;
+	} else if (str_has_prefix(word, "name=")) {
+		h->name = kstrdup(eq + 1, GFP_KERNEL);
+		if (!h->name) {
+			ps->err->msg = "Out of memory";
+			return -ENOMEM;
+		}
+	} else if (str_has_prefix(word, "clock=")) {
+		strscpy(h->clock, strim(eq + 1));
+	} else if (str_has_prefix(word, "size=")) {
+		/* ftrace's parse_map_size(): EINVAL, no error_log entry */
+		ps->err->msg = "Table size: 65 to 131072 entries (rounded up to a power of 2)";
+		if (kstrtoul(eq + 1, 0, &size) || !size ||
+		    size > (1UL << TRACING_MAP_BITS_MAX))
+			return -EINVAL;
+		ps->map_bits = ilog2(roundup_pow_of_two(size));
+		if (ps->map_bits < TRACING_MAP_BITS_MIN)
+			return -EINVAL;
+	} else {
+		/* VAR=EXPR: parsed once the keys are known */
+		if (ps->nr_assign == ARRAY_SIZE(ps->assign))
+			return kmark_hist_err(ps, KMARK_HE_TOO_MANY_VARS, word);
+		ps->assign[ps->nr_assign++] = word;
+	}
+	return 0;
+}
+
 /*
- * "keys=...:vals=...:..." (after "hist:") into a new hist of @file. Under
- * kmark_mutex. The trigger's count part has no meaning here (own_count).
+ * "keys=...:vals=...:..." (after "hist:") into a new hist of @file, in
+ * ftrace's order: the attributes, then values, keys, variables, sort keys,
+ * the table, the actions. Under kmark_mutex. The trigger's count part has
+ * no meaning here (own_count).
  */
 static int kmark_hist_parse(struct kmark_trigger *t, char *param,
-			    const char **err)
+			    struct kmark_trigger_err *err)
 {
 	struct kmark_hparse ps = { .file = t->file, .err = err,
 				   .map_bits = TRACING_MAP_BITS_DEFAULT };
-	char *word, *eq;
-	bool have_keys = false, have_sort = false;
-	int ret = -EINVAL;
+	struct kmark_hist *h;
+	unsigned int i;
+	char *word;
+	int ret;
 
-	ps.h = kzalloc(sizeof(*ps.h), GFP_KERNEL);
-	if (!ps.h) {
-		*err = "Out of memory";
+	err->loc = "hist";
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h) {
+		err->msg = "Out of memory";
 		return -ENOMEM;
 	}
-	ps.h->file = t->file;
-	INIT_LIST_HEAD(&ps.h->list);
-	t->data = ps.h;
-	/* Parentheses of actions hold ':'s and ','s of their own. */
-	while (param && *param) {
+	ps.h = h;
+	h->file = t->file;
+	INIT_LIST_HEAD(&h->list);
+	refcount_set(&h->users, 1);
+	strscpy(h->clock, "global");
+	t->data = h;
+	while (param) {
 		int depth = 0;
-		char *p;
+		char *p, *eq;
 
+		/* Parentheses of actions may hold ':'s of their own. */
 		for (p = param; *p && (depth || *p != ':'); p++)
 			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 		word = param;
@@ -1025,93 +1406,162 @@ static int kmark_hist_parse(struct kmark_trigger *t, char *param,
 		*p = '\0';
 		word = strim(word);
 		eq = strchr(word, '=');
-		if (!strncmp(word, "onmatch(", 8) || !strncmp(word, "onmax(", 6)) {
-			ret = kmark_hist_action(&ps, word);
-		} else if (!strcmp(word, "pause")) {
-			ps.pause = true;
-			ret = 0;
-		} else if (!strcmp(word, "continue") || !strcmp(word, "cont")) {
-			ps.cont = true;
-			ret = 0;
-		} else if (!strcmp(word, "clear")) {
-			ps.clear = true;
-			ret = 0;
+		if (eq) {
+			ret = kmark_hist_assign(&ps, word, eq);
+			if (ret)
+				return ret;
+			*eq = '\0';
 		} else if (!strcmp(word, "nohitcount") || !strcmp(word, "NOHC")) {
-			ps.h->nohitcount = true;
-			ret = 0;
-		} else if (!eq) {
-			*err = "Unknown hist attribute";
-			ret = -EINVAL;
+			h->nohitcount = true;
+		} else if (!strcmp(word, "pause")) {
+			ps.flags |= KMARK_HP_PAUSE;
+		} else if (!strcmp(word, "continue") || !strcmp(word, "cont")) {
+			ps.flags |= KMARK_HP_CONT;
+		} else if (!strcmp(word, "clear")) {
+			ps.flags |= KMARK_HP_CLEAR;
+		} else if ((str_has_prefix(word, "onmatch(") ||
+			    str_has_prefix(word, "onmax(")) &&
+			   ps.nr_act < ARRAY_SIZE(h->actions)) {
+			ps.act[ps.nr_act++] = word;
 		} else {
-			*eq++ = '\0';
-			if (!strcmp(word, "keys") || !strcmp(word, "key")) {
-				ret = kmark_hist_keys(&ps, eq);
-				have_keys = true;
-			} else if (!strcmp(word, "vals") || !strcmp(word, "val") ||
-				   !strcmp(word, "values")) {
-				ret = kmark_hist_vals(&ps, eq);
-			} else if (!strcmp(word, "sort")) {
-				/* After the keys and values: resolved below. */
-				t->rest = eq;
-				have_sort = true;
-				ret = 0;
-			} else if (!strcmp(word, "size")) {
-				unsigned int size;
-
-				ret = kstrtouint(eq, 0, &size);
-				if (ret || size < (1 << TRACING_MAP_BITS_MIN) ||
-				    size > (1 << TRACING_MAP_BITS_MAX)) {
-					*err = "size= takes 128 to 131072 entries";
-					ret = -EINVAL;
-				} else {
-					ps.map_bits = ilog2(roundup_pow_of_two(size));
-				}
-			} else if (!strcmp(word, "name")) {
-				ps.h->name = kstrdup(eq, GFP_KERNEL);
-				ret = ps.h->name ? 0 : -ENOMEM;
-				*err = "Out of memory";
-			} else {
-				ret = kmark_hist_var(&ps, word, eq);
-			}
+			/* ftrace: EINVAL, no error_log entry */
+			err->msg = str_has_prefix(word, "onchange(") ?
+				   "onchange() is not supported" :
+				   str_has_prefix(word, "on") ?
+				   "Too many actions (at most 2)" :
+				   "Unknown hist attribute";
+			return -EINVAL;
 		}
+	}
+	if (!ps.keys) {
+		/* ftrace: EINVAL, no error_log entry */
+		err->msg = "hist needs keys=";
+		return -EINVAL;
+	}
+	if (ps.vals) {
+		ret = kmark_hist_vals(&ps, ps.vals);
 		if (ret)
 			return ret;
 	}
-	if (!have_keys) {
-		*err = "hist needs keys=";
-		return -EINVAL;
+	if (h->nohitcount && !h->nr_vals) {
+		kmark_hist_err(&ps, KMARK_HE_NOHC, NULL);
+		return -ENOENT;
 	}
+	ret = kmark_hist_keys(&ps, ps.keys);
+	if (ret)
+		return ret;
+	for (i = 0; i < ps.nr_assign; i++) {
+		ret = kmark_hist_var(&ps, ps.assign[i],
+				     ps.assign[i] + strlen(ps.assign[i]) + 1);
+		if (ret)
+			return ret;
+	}
+	ret = kmark_hist_sort(&ps, ps.sort);
+	if (ret)
+		return ret;
 	ret = kmark_hist_map(&ps);
 	if (ret)
 		return ret;
-	if (have_sort) {
-		ret = kmark_hist_sort(&ps, t->rest);
+	for (i = 0; i < h->nr_sort; i++)
+		h->sort[i].field_idx = h->sort_f[i] ? h->sort_f[i]->idx : 0;
+	for (i = 0; i < ps.nr_act; i++) {
+		ret = kmark_hist_action(&ps, ps.act[i]);
 		if (ret)
 			return ret;
-	} else {
-		ps.h->nr_sort = 1;	/* hitcount, ascending */
 	}
-	t->rest = NULL;
-	t->paused = ps.pause;
+	kmark_hist_slots(h);
+	t->paused = ps.flags & KMARK_HP_PAUSE;
 	/* Kept for the trigger file's handling of an existing trigger. */
-	t->flags = (ps.pause ? 1 : 0) | (ps.cont ? 2 : 0) | (ps.clear ? 4 : 0);
+	t->flags = ps.flags;
 	return 0;
 }
 
-/* Set up the map's elements (they are allocated now), take the references. */
-static int kmark_hist_reg(struct kmark_trigger *t)
+/* The registered hist named @name, or NULL. Under kmark_mutex. */
+static struct kmark_hist *kmark_hist_named(const char *name)
 {
-	struct kmark_hist *h = t->data;
-	int ret;
+	struct kmark_hist *h;
 
+	list_for_each_entry(h, &kmark_hists, list)
+		if (h->name && !strcmp(h->name, name))
+			return h;
+	return NULL;
+}
+
+/*
+ * Whether @h may share the table of @n (name=): the same keys, values and
+ * variables, read from the same places of the two events' records.
+ */
+static bool kmark_hist_shares(const struct kmark_hist *h,
+			      const struct kmark_hist *n)
+{
+	unsigned int i;
+
+	if (h->nr_keys != n->nr_keys || h->nr_vals != n->nr_vals ||
+	    h->nr_vars || n->nr_vars || h->nr_actions || n->nr_actions)
+		return false;
+	for (i = 0; i < h->nr_keys; i++)
+		if (!kmark_hfield_same(&h->keys[i], &n->keys[i]) ||
+		    !kmark_hfield_where(&h->keys[i], &n->keys[i]))
+			return false;
+	for (i = 0; i < h->nr_vals; i++)
+		if (!kmark_hfield_same(&h->vals[i], &n->vals[i]) ||
+		    !kmark_hfield_where(&h->vals[i], &n->vals[i]))
+			return false;
+	return true;
+}
+
+/* Set up the map's elements (they are allocated now), take the references. */
+static int kmark_hist_reg(struct kmark_trigger *t, struct kmark_trigger_err *err)
+{
+	struct kmark_hist *h = t->data, *n;
+	int ret, clock;
+
+	/* As ftrace's hist_register_trigger(): nothing to clear or continue */
+	if (t->flags & (KMARK_HP_CONT | KMARK_HP_CLEAR)) {
+		err->msg = KMARK_HE_ENOENT;
+		err->pos = 0;
+		return -ENOENT;
+	}
+	n = h->name ? kmark_hist_named(h->name) : NULL;
+	if (n) {
+		/* name= of a table there: this trigger feeds it too */
+		if (!kmark_hist_shares(h, n)) {
+			/* the caret at "name=NAME", as ftrace's */
+			const char *found = strstr(err->line, h->name);
+
+			err->msg = KMARK_HE_NAMED;
+			err->pos = found && found - err->line >= 5 ?
+				   found - err->line - 5 : 0;
+			return -EINVAL;
+		}
+		t->data = n;
+		n->live++;
+		refcount_inc(&n->users);
+		kmark_hist_free(h);
+		return 0;
+	}
+	clock = h->timestamps ? kmark_clock_lookup(h->clock) : 0;
+	if (clock < 0) {
+		const char *found = strstr(err->line, h->clock);
+
+		err->msg = KMARK_HE_CLOCK;
+		err->pos = found ? found - err->line : 0;
+		return clock;
+	}
 	ret = kmark_buffer_ensure(t->file->inst);	/* its clock */
 	if (ret)
 		return ret;
 	ret = tracing_map_init(h->map);
 	if (ret)
 		return ret;
+	/*
+	 * Timestamps: the instance's buffer takes clock= (global unless
+	 * said), as ftrace's does; a change clears the buffer.
+	 */
+	if (h->timestamps && clock != READ_ONCE(t->file->inst->clock))
+		kmark_set_clock(t->file->inst, clock);
 	kmark_hist_refs(h, 1);
-	h->refs++;
+	h->live++;
 	list_add_tail(&h->list, &kmark_hists);
 	return 0;
 }
@@ -1119,12 +1569,13 @@ static int kmark_hist_reg(struct kmark_trigger *t)
 static void kmark_hist_unreg(struct kmark_trigger *t)
 {
 	struct kmark_hist *h = t->data;
-
 	unsigned int i;
 
+	/* A table of a name goes on with its other triggers. */
+	if (--h->live)
+		return;
 	list_del_init(&h->list);
 	kmark_hist_refs(h, -1);
-	h->refs--;
 	/*
 	 * The synthetic events go back now, under kmark_mutex, not when the
 	 * memory goes after the grace period: '!NAME' in synthetic_events
@@ -1137,47 +1588,69 @@ static void kmark_hist_unreg(struct kmark_trigger *t)
 	h->synth_dropped = true;
 }
 
+/* After a grace period: the table goes with the last trigger that had it. */
 static void kmark_hist_free_trigger(struct kmark_trigger *t)
 {
-	kmark_hist_free(t->data);
+	struct kmark_hist *h = t->data;
+
+	if (h && refcount_dec_and_test(&h->users))
+		kmark_hist_free(h);
 }
 
-/* The same hist: the same keys, values, sort and filter (as ftrace's). */
+
+/*
+ * The same hist, as ftrace's hist_trigger_match(): the same keys, values,
+ * variables, sort keys, actions, and filter; so also for '!' and for
+ * pause, continue and clear.
+ */
 static bool kmark_hist_same(const struct kmark_trigger *a,
 			    const struct kmark_trigger *b)
 {
 	const struct kmark_hist *x = a->data, *y = b->data;
 	unsigned int i;
 
-	if (x->nr_keys != y->nr_keys || x->nr_vals != y->nr_vals)
+	if (x->nr_keys != y->nr_keys || x->nr_vals != y->nr_vals ||
+	    x->nr_vars != y->nr_vars || x->nr_sort != y->nr_sort ||
+	    x->nr_actions != y->nr_actions || !x->name != !y->name ||
+	    (x->name && strcmp(x->name, y->name)))
 		return false;
 	for (i = 0; i < x->nr_keys; i++)
-		if (strcmp(x->keys[i].name, y->keys[i].name) ||
-		    x->keys[i].mods != y->keys[i].mods)
+		if (!kmark_hfield_same(&x->keys[i], &y->keys[i]))
 			return false;
 	for (i = 0; i < x->nr_vals; i++)
-		if (strcmp(x->vals[i].name, y->vals[i].name))
+		if (!kmark_hfield_same(&x->vals[i], &y->vals[i]))
 			return false;
-	/* As ftrace: '!hist:...' names the hist, whatever its filter. */
-	if (a->removing || b->removing)
-		return true;
+	for (i = 0; i < x->nr_vars; i++)
+		if (strcmp(x->vars[i].name, y->vars[i].name) ||
+		    x->vars[i].op != y->vars[i].op ||
+		    !kmark_hfield_same(&x->vars[i].a, &y->vars[i].a) ||
+		    (x->vars[i].op &&
+		     !kmark_hfield_same(&x->vars[i].b, &y->vars[i].b)))
+			return false;
+	for (i = 0; i < x->nr_sort; i++)
+		if (x->sort[i].field_idx != y->sort[i].field_idx ||
+		    x->sort[i].descending != y->sort[i].descending)
+			return false;
+	for (i = 0; i < x->nr_actions; i++)
+		if (strcmp(x->actions[i].text, y->actions[i].text))
+			return false;
 	return !a->filter_str == !b->filter_str &&
 	       (!a->filter_str || !strcmp(a->filter_str, b->filter_str));
 }
 
-/* pause, continue, clear written for an existing hist: done on it. */
+/* pause, continue or clear written for an existing hist: done on it. */
 static int kmark_hist_update(struct kmark_trigger *old, struct kmark_trigger *new)
 {
 	struct kmark_hist *h = old->data;
 
-	if (!new->flags)
-		return -EEXIST;
-	if (new->flags & 1)
+	if (new->flags & KMARK_HP_PAUSE)
 		WRITE_ONCE(old->paused, true);
-	if (new->flags & 2)
+	else if (new->flags & KMARK_HP_CONT)
 		WRITE_ONCE(old->paused, false);
-	if (new->flags & 4)
+	else if (new->flags & KMARK_HP_CLEAR)
 		tracing_map_clear(h->map);
+	else
+		return -EEXIST;
 	return 0;
 }
 
@@ -1186,12 +1659,13 @@ static const char *kmark_hist_busy(const struct kmark_trigger *t)
 {
 	const struct kmark_hist *h = t->data;
 
-	return h->refs > 1 ? "A hist reads this hist's variables: remove it first" :
-	       NULL;
+	return h->refs && h->live == 1 ?
+	       "A hist reads this hist's variables: remove it first" : NULL;
 }
 
 /* --- printing ---------------------------------------------------------------- */
 
+/* ftrace's get_hist_field_flags(): the one modifier a field has. */
 static const char *kmark_hist_mod_name(u32 mods)
 {
 	unsigned int i;
@@ -1202,18 +1676,23 @@ static const char *kmark_hist_mod_name(u32 mods)
 	return NULL;
 }
 
+/* A field as ftrace's hist_field_print() lists it. */
 static void kmark_hfield_print(struct seq_file *m, const struct kmark_hfield *hf)
 {
 	const char *mod;
 
+	if (hf->src == KMARK_HF_CONST) {
+		seq_printf(m, "%llu", hf->constant);
+		return;
+	}
 	if (hf->src == KMARK_HF_VAR || hf->src == KMARK_HF_VAR_REF)
 		seq_putc(m, '$');
 	seq_puts(m, hf->name);
-	mod = kmark_hist_mod_name(hf->mods & ~KMARK_HM_BUCKETS);
+	mod = kmark_hist_mod_name(hf->mods);
 	if (mod)
 		seq_printf(m, ".%s", mod);
 	if (hf->mods & KMARK_HM_BUCKETS)
-		seq_printf(m, ".buckets=%lu", hf->buckets);
+		seq_printf(m, "=%lu", hf->buckets);
 }
 
 /* The trigger as ftrace lists it: "hist:keys=...:vals=...:sort=...:size=N". */
@@ -1221,11 +1700,11 @@ static void kmark_hist_show_trigger(struct seq_file *m,
 				    const struct kmark_trigger *t)
 {
 	const struct kmark_hist *h = t->data;
-	unsigned int i, j;
+	unsigned int i;
 
 	seq_puts(m, "hist:");
 	if (h->name)
-		seq_printf(m, "%s:", h->name);
+		seq_printf(m, "name=%s:", h->name);
 	seq_puts(m, "keys=");
 	for (i = 0; i < h->nr_keys; i++) {
 		if (i)
@@ -1250,19 +1729,18 @@ static void kmark_hist_show_trigger(struct seq_file *m,
 	}
 	seq_puts(m, ":sort=");
 	for (i = 0; i < h->nr_sort; i++) {
-		unsigned int idx = h->sort[i].field_idx;
-		const char *name = idx ? NULL : "hitcount";
-
-		for (j = 0; !name && j < h->nr_vals; j++)
-			if (h->vals[j].idx == idx)
-				name = h->vals[j].name;
-		for (j = 0; !name && j < h->nr_keys; j++)
-			if (h->keys[j].idx == idx)
-				name = h->keys[j].name;
-		seq_printf(m, "%s%s%s", i ? "," : "", name ?: "?",
-			   h->sort[i].descending ? ".descending" : "");
+		if (i)
+			seq_putc(m, ',');
+		if (h->sort_f[i])
+			kmark_hfield_print(m, h->sort_f[i]);
+		else
+			seq_puts(m, "hitcount");
+		if (h->sort[i].descending)
+			seq_puts(m, ".descending");
 	}
 	seq_printf(m, ":size=%u", 1U << h->map->map_bits);
+	if (h->timestamps)
+		seq_printf(m, ":clock=%s", h->clock);
 	if (h->nohitcount)
 		seq_puts(m, ":nohitcount");
 	for (i = 0; i < h->nr_actions; i++)
@@ -1432,11 +1910,13 @@ const struct kmark_trigger_cmd kmark_hist_cmd = {
 	.unreg = kmark_hist_unreg,
 	.same = kmark_hist_same,
 	.update = kmark_hist_update,
+	.exists = KMARK_HE_EEXIST,
 	.busy = kmark_hist_busy,
 	.fire = kmark_hist_fire,
 	.show = kmark_hist_show_trigger,
 	.free = kmark_hist_free_trigger,
 	.own_count = true,
+	.remove_filter = true,
 };
 
 /* --- events/SYS/NAME/hist -------------------------------------------------------- */

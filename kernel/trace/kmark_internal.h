@@ -801,6 +801,7 @@ ssize_t kmark_discard_write(struct file *file, const char __user *ubuf,
 int kmark_fs_create_inst_settings(struct kmark_instance *inst);
 int kmark_set_clock(struct kmark_instance *inst, unsigned int clock);
 void kmark_set_buffer_clock(struct trace_buffer *b, unsigned int clock);
+int kmark_clock_lookup(const char *name);
 void kmark_cpumask_apply(struct kmark_instance *inst,
 			 const struct cpumask *old);
 void kmark_saved_cmdline(pid_t pid, u32 comm_id);
@@ -893,11 +894,32 @@ void kmark_filter_free_rcu(struct kmark_filter *flt);
 struct kmark_trigger;
 
 /**
+ * struct kmark_trigger_err - why a trigger command failed, for error_log
+ * @line:	the command as written (read-only): carets are offsets in it
+ * @msg:	what is wrong (a static string)
+ * @pos:	the caret, an offset in @shown
+ * @shown:	what error_log shows as the command: @line, or its filter
+ * @loc:	where, as ftrace's error_log says it: "kmark", "hist" (shown
+ *		as "hist:SYS:EVENT") or "event filter parse error"
+ * @pre_msg:	an entry before @msg's, where ftrace logs two (or NULL)
+ * @pre_pos:	its caret, in @line
+ */
+struct kmark_trigger_err {
+	const char *line;
+	const char *msg;
+	unsigned int pos;
+	const char *shown;
+	const char *loc;
+	const char *pre_msg;
+	unsigned int pre_pos;
+};
+
+/**
  * struct kmark_trigger_cmd - a kind of trigger (ftrace's event_command)
  * @name:	what the trigger file takes ("traceoff")
  * @parse:	its ":PARAM" part (NULL: none but the count); it leaves what
- *		follows in @rest for the count; @err on failure
- * @reg:	set up what it needs (kmark_mutex held); @reg_err on failure
+ *		follows in @rest for the count; says why in @err on failure
+ * @reg:	set up what it needs (kmark_mutex held); may say why in @err
  * @unreg:	undo @reg
  * @same:	whether two triggers of this kind are the same one (NULL: any
  *		two are)
@@ -908,14 +930,17 @@ struct kmark_trigger;
  * @free:	free what @parse allocated
  * @update:	a trigger the same as one there was written: act on the one
  *		there (hist's pause, continue, clear); -EEXIST if it does not
+ * @exists:	error_log's message when it is there already (NULL: kmark's)
  * @busy:	why the trigger cannot be removed now, or NULL
  * @post:	fires after the event's record is committed
  * @own_count:	@parse takes the whole parameter (no ":COUNT")
+ * @remove_filter: '!' must name the filter too (hist's, as ftrace's)
  */
 struct kmark_trigger_cmd {
 	const char *name;
-	int (*parse)(struct kmark_trigger *t, char *param, const char **err);
-	int (*reg)(struct kmark_trigger *t);
+	int (*parse)(struct kmark_trigger *t, char *param,
+		     struct kmark_trigger_err *err);
+	int (*reg)(struct kmark_trigger *t, struct kmark_trigger_err *err);
 	void (*unreg)(struct kmark_trigger *t);
 	bool (*same)(const struct kmark_trigger *a,
 		     const struct kmark_trigger *b);
@@ -925,10 +950,11 @@ struct kmark_trigger_cmd {
 	void (*show)(struct seq_file *m, const struct kmark_trigger *t);
 	void (*free)(struct kmark_trigger *t);
 	int (*update)(struct kmark_trigger *old, struct kmark_trigger *new);
+	const char *exists;
 	const char *(*busy)(const struct kmark_trigger *t);
-	const char *reg_err;
 	bool post;
 	bool own_count;
+	bool remove_filter;
 };
 
 /**
@@ -982,7 +1008,8 @@ extern const struct file_operations kmark_hist_fops;
 struct kmark_marker *kmark_synth_find(const char *name);
 void kmark_synth_get(struct kmark_marker *m);
 void kmark_synth_put(struct kmark_marker *m);
-bool kmark_synth_field_is_str(const struct kmark_marker *m, unsigned int i);
+bool kmark_synth_field_takes(const struct kmark_marker *m, unsigned int i,
+			     int chars, unsigned int size, bool is_signed);
 void kmark_synth_fire(struct kmark_marker *m, const u64 *vals);
 int kmark_synth_create_files(const struct kmark_dir *dir);
 void kmark_marker_fire(struct kmark_marker *m, const void *args);

@@ -997,6 +997,16 @@ static bool notrace kmark_own_frame(unsigned long addr)
 }
 NOKPROBE_SYMBOL(kmark_own_frame);
 
+/*
+ * The frames kmark_stack_save() looks through, per CPU and context level.
+ * Without frame pointers (UNWINDER_GUESS) every return address left on the
+ * stack counts as a frame: kmark's path leaves many, so a few more than the
+ * depth kept were often all kmark's (the stack came out empty), and a
+ * stale address of another function may come before kmark's last one.
+ */
+#define KMARK_STACK_SCAN	64
+static DEFINE_PER_CPU(unsigned long [4][KMARK_STACK_SCAN], kmark_stack_all);
+
 /**
  * kmark_stack_save - the caller's stack, without kmark's own frames
  * @entries:	gets up to @max return addresses
@@ -1004,25 +1014,17 @@ NOKPROBE_SYMBOL(kmark_own_frame);
  *
  * Return: how many were saved.
  */
-/*
- * The whole stack as the unwinder sees it, per CPU and context level: with
- * UNWINDER_GUESS the stale addresses of kmark's own code can fill many
- * slots before the caller's first frame.
- */
-#define KMARK_STACK_SCAN	64
-static DEFINE_PER_CPU(unsigned long [4][KMARK_STACK_SCAN], kmark_stack_scan);
-
 unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 {
-	unsigned long *all = this_cpu_ptr(kmark_stack_scan)[interrupt_context_level()];
-	unsigned int n, first = 0;
+	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
+	unsigned int n, i, kept = 0;
 
 	n = stack_trace_save(all, KMARK_STACK_SCAN, 0);
-	while (first < n && kmark_own_frame(all[first]))
-		first++;
-	n = min(n - first, max);
-	memcpy(entries, all + first, n * sizeof(*entries));
-	return n;
+	/* kmark's own frames left out wherever the unwinder put them */
+	for (i = 0; i < n && kept < max; i++)
+		if (!kmark_own_frame(all[i]))
+			entries[kept++] = all[i];
+	return kept;
 }
 NOKPROBE_SYMBOL(kmark_stack_save);
 

@@ -30,30 +30,48 @@
 
 #define KMARK_SYNTH_SYSTEM	"synthetic"
 
-/* A kind of field: its C name, its conversion, its argument block slot. */
+/*
+ * A type ftrace's synthetic events take (synth_field_size()), its
+ * conversion (synth_field_fmt()) and its slot in the argument block.
+ */
 struct kmark_synth_type {
 	const char *name;
 	const char *conv;
-	u8 size;
+	u8 size;		/* the slot's */
 	u8 class;
+	u8 csize;		/* the C type's */
 };
 
 static const struct kmark_synth_type kmark_synth_types[] = {
-	{ "u64", "%llu", 8, KMARK_ARG_UNSIGNED },
-	{ "s64", "%lld", 8, KMARK_ARG_SIGNED },
-	{ "u32", "%u", 4, KMARK_ARG_UNSIGNED },
-	{ "s32", "%d", 4, KMARK_ARG_SIGNED },
-	{ "u16", "%u", 4, KMARK_ARG_UNSIGNED },
-	{ "s16", "%d", 4, KMARK_ARG_SIGNED },
-	{ "u8", "%u", 4, KMARK_ARG_UNSIGNED },
-	{ "s8", "%d", 4, KMARK_ARG_SIGNED },
-	{ "int", "%d", 4, KMARK_ARG_SIGNED },
-	{ "unsigned int", "%u", 4, KMARK_ARG_UNSIGNED },
-	{ "pid_t", "%d", 4, KMARK_ARG_SIGNED },
-	{ "bool", "%u", 4, KMARK_ARG_UNSIGNED },
-	{ "long", "%ld", sizeof(long), KMARK_ARG_SIGNED },
-	{ "unsigned long", "%lu", sizeof(long), KMARK_ARG_UNSIGNED },
+	{ "s64", "%lld", 8, KMARK_ARG_SIGNED, 8 },
+	{ "u64", "%llu", 8, KMARK_ARG_UNSIGNED, 8 },
+	{ "s32", "%d", 4, KMARK_ARG_SIGNED, 4 },
+	{ "u32", "%u", 4, KMARK_ARG_UNSIGNED, 4 },
+	{ "s16", "%d", 4, KMARK_ARG_SIGNED, 2 },
+	{ "u16", "%u", 4, KMARK_ARG_UNSIGNED, 2 },
+	{ "s8", "%d", 4, KMARK_ARG_SIGNED, 1 },
+	{ "u8", "%u", 4, KMARK_ARG_UNSIGNED, 1 },
+	{ "char", "%d", 4, KMARK_ARG_SIGNED, 1 },
+	{ "unsigned char", "%u", 4, KMARK_ARG_UNSIGNED, 1 },
+	{ "int", "%d", 4, KMARK_ARG_SIGNED, 4 },
+	{ "unsigned int", "%u", 4, KMARK_ARG_UNSIGNED, 4 },
+	{ "long", "%ld", sizeof(long), KMARK_ARG_SIGNED, sizeof(long) },
+	{ "unsigned long", "%lu", sizeof(long), KMARK_ARG_UNSIGNED,
+	  sizeof(long) },
+	{ "bool", "%d", 4, KMARK_ARG_SIGNED, 1 },
+	{ "pid_t", "%d", 4, KMARK_ARG_SIGNED, 4 },
+	{ "gfp_t", "%x", 4, KMARK_ARG_UNSIGNED, 4 },
 };
+
+/* ftrace's error_log texts (trace_events_synth.c). */
+#define KMARK_SE_BAD_NAME	"Illegal name"
+#define KMARK_SE_INVALID_CMD	"Command must be of the form: <name> field[;field] ..."
+#define KMARK_SE_EXISTS		"Event already exists"
+#define KMARK_SE_TOO_MANY	"Too many fields"
+#define KMARK_SE_INCOMPLETE	"Incomplete type"
+#define KMARK_SE_TYPE		"Invalid type"
+#define KMARK_SE_FIELD		"Invalid field"
+#define KMARK_SE_ARRAY		"Invalid array specification"
 
 /**
  * struct kmark_synth - a synthetic event
@@ -62,16 +80,27 @@ static const struct kmark_synth_type kmark_synth_types[] = {
  *		bound to it)
  * @args:	@site's table
  * @is_str:	fields recorded as strings (char[N], N != 16)
+ * @chars:	each field's N of char[N] (0: char[]), -1 for a number
+ * @csize:	a number's C size, as ftrace's synth_field_size()
  * @users:	hist actions that fire it (kmark_mutex)
- * @def:	the definition as written, for reading back
+ * @def:	the definition as ftrace lists it ("NAME\tTYPE FIELD; ..."), for
+ *		reading back
  */
 struct kmark_synth {
 	struct kmark_marker marker;
 	struct kmark_site site;
 	struct kmark_arg args[KMARK_MAX_FIELDS];
 	bool is_str[KMARK_MAX_FIELDS];
+	s16 chars[KMARK_MAX_FIELDS];
+	u8 csize[KMARK_MAX_FIELDS];
 	unsigned int users;
 	char *def;
+};
+
+/* The parser's buffers, off the stack. */
+struct kmark_synth_scratch {
+	char fmt[KMARK_MAX_FIELDS * (KMARK_NAME_MAX + 8)];
+	char desc[KMARK_MAX_FIELDS * (2 * KMARK_NAME_MAX + 24) + KMARK_NAME_MAX];
 };
 
 static const struct kmark_event_ops kmark_synth_ops;
@@ -111,13 +140,30 @@ void kmark_synth_put(struct kmark_marker *m)
 	to_synth(m)->users--;
 }
 
-/* Whether field @i of @m is a string (char[N] other than 16), else a number. */
-bool kmark_synth_field_is_str(const struct kmark_marker *m, unsigned int i)
+/**
+ * kmark_synth_field_takes - whether field @i of @m takes a hist parameter
+ * @m:		the synthetic event
+ * @i:		the field
+ * @chars:	the parameter's char[N] (0: a string of any length), or -1
+ *		for a number
+ * @size:	a number's size
+ * @is_signed:	a number's signedness
+ *
+ * As ftrace's check_synth_field(): char[] takes any string, char[N] a
+ * char[N], a number one of its size and signedness.
+ */
+bool kmark_synth_field_takes(const struct kmark_marker *m, unsigned int i,
+			     int chars, unsigned int size, bool is_signed)
 {
 	const struct kmark_synth *sy = container_of(m, struct kmark_synth,
 						    marker);
 
-	return sy->is_str[i] || sy->args[i].class == KMARK_ARG_COMM;
+	if (i >= m->layout->nr_fields)
+		return false;
+	if (sy->chars[i] >= 0)
+		return chars >= 0 && (!sy->chars[i] || chars == sy->chars[i]);
+	return chars < 0 && size == sy->csize[i] &&
+	       is_signed == (sy->args[i].class == KMARK_ARG_SIGNED);
 }
 
 /**
@@ -161,7 +207,10 @@ NOKPROBE_SYMBOL(kmark_synth_fire);
 
 static void kmark_synth_show(struct seq_file *s, struct kmark_marker *m)
 {
-	seq_printf(s, "[synthetic] %s", to_synth(m)->def);
+	const char *def = to_synth(m)->def;
+
+	/* The fields, after the name and its tab */
+	seq_printf(s, "[synthetic] %s", strchr(def, '\t') + 1);
 }
 
 /* No enable: they record through probes, as markers (kmark_marker_fire()). */
@@ -169,127 +218,238 @@ static const struct kmark_event_ops kmark_synth_ops = {
 	.show = kmark_synth_show,
 };
 
-static bool kmark_synth_ident(const char *s, size_t len)
+/* ftrace's is_good_name(): a letter or '_', then letters, digits, '_'. */
+static bool kmark_synth_good_name(const char *s)
 {
-	size_t i;
-
-	if (!len || len >= KMARK_NAME_MAX || !(isalpha(*s) || *s == '_'))
+	if (!isalpha(*s) && *s != '_')
 		return false;
-	for (i = 1; i < len; i++)
-		if (!isalnum(s[i]) && s[i] != '_')
+	while (*++s)
+		if (!isalnum(*s) && *s != '_')
 			return false;
 	return true;
 }
 
 /*
- * Parse "NAME TYPE FIELD[; TYPE FIELD]..." into a synthetic event, not yet
- * in the namespace. Return: it, or an ERR_PTR with @err and @pos set.
+ * Fail with @msg, the caret where ftrace's err_pos() puts it: at the first
+ * occurrence of @str in @cmd (0 if none, or no @str).
  */
-static struct kmark_synth *kmark_synth_parse(char *def, const char **err,
-					     unsigned int *pos)
+static int kmark_synth_err(const char *cmd, const char **err,
+			   unsigned int *pos, const char *msg, const char *str)
 {
-	const size_t fmt_size = KMARK_MAX_FIELDS * (KMARK_NAME_MAX + 8);
-	char *p = def, *name, *field, *semi, *fmt;
+	const char *found = str ? strstr(cmd, str) : NULL;
+
+	*err = msg;
+	*pos = found ? found - cmd : 0;
+	return -EINVAL;
+}
+
+/*
+ * ftrace's synth_field_string_size(): N of "char[N]" (at most 256), 0 for
+ * "char[]" (a string of any length), or -EINVAL.
+ */
+static int kmark_synth_string_size(const char *type)
+{
+	const char *start = strstr(type, "char["), *end;
+	unsigned int size;
+	char buf[4];
+
+	if (!start)
+		return -EINVAL;
+	start += 5;
+	end = strchr(type, ']');
+	if (!end || end < start || end[1] || end - start > 3)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	memcpy(buf, start, end - start);
+	buf[end - start] = '\0';
+	if (kstrtouint(buf, 0, &size) || size > KMARK_STR_MAX)
+		return -EINVAL;
+	return size;
+}
+
+/*
+ * One field of a definition, as ftrace's parse_synth_field(): "TYPE NAME"
+ * or "unsigned TYPE NAME", NAME maybe with "[N]" for a char array. Adds it
+ * as field @n of @sy at *@off, its conversion to @fmt and its description
+ * to @desc; *@consumed counts the words taken.
+ */
+static int kmark_synth_field(struct kmark_synth *sy, unsigned int n,
+			     int argc, char **argv, int *consumed,
+			     const char *cmd, const char **err,
+			     unsigned int *pos, char *fmt, char *desc,
+			     unsigned int *off)
+{
+	const struct kmark_synth_type *t = NULL;
+	char type[KMARK_NAME_MAX + 16], name[KMARK_NAME_MAX];
+	const char *ftype = argv[0], *fname, *array;
+	bool is_unsigned = !strcmp(ftype, "unsigned");
+	unsigned int i, len;
+	int chars = -1;
+
+	if (is_unsigned) {
+		if (argc < 3)
+			return kmark_synth_err(cmd, err, pos, KMARK_SE_INCOMPLETE,
+					       ftype);
+		ftype = argv[1];
+		fname = argv[2];
+		*consumed += 3;
+	} else {
+		fname = argc > 1 ? argv[1] : NULL;
+		*consumed += 2;
+	}
+	if (!fname)
+		return kmark_synth_err(cmd, err, pos, KMARK_SE_FIELD, ftype);
+	array = strchr(fname, '[');
+	len = array ? array - fname : strlen(fname);
+	if (len >= sizeof(name)) {
+		*err = "Field name too long";
+		return -EINVAL;
+	}
+	memcpy(name, fname, len);
+	name[len] = '\0';
+	if (!kmark_synth_good_name(name))
+		return kmark_synth_err(cmd, err, pos, KMARK_SE_BAD_NAME, fname);
+	snprintf(type, sizeof(type), "%s%s%s", is_unsigned ? "unsigned " : "",
+		 ftype, array ?: "");
+	if (strstr(type, "char[")) {
+		chars = kmark_synth_string_size(type);
+		if (chars < 0)
+			return kmark_synth_err(cmd, err, pos,
+					       array ? KMARK_SE_ARRAY :
+					       KMARK_SE_TYPE,
+					       array ? fname : ftype);
+	} else {
+		for (i = 0; i < ARRAY_SIZE(kmark_synth_types); i++)
+			if (!strcmp(kmark_synth_types[i].name, type))
+				t = &kmark_synth_types[i];
+		if (!t)
+			return kmark_synth_err(cmd, err, pos,
+					       array ? KMARK_SE_ARRAY :
+					       KMARK_SE_TYPE,
+					       array ? fname : ftype);
+	}
+	if (n == KMARK_MAX_FIELDS)
+		return kmark_synth_err(cmd, err, pos, KMARK_SE_TOO_MANY, NULL);
+	sy->chars[n] = chars;
+	sy->csize[n] = t ? t->csize : 0;
+	if (chars == TASK_COMM_LEN) {
+		/* char comm[16]: inline, as a marker's kmark_comm() */
+		sy->args[n] = (struct kmark_arg){ *off, TASK_COMM_LEN,
+						  KMARK_ARG_COMM };
+		*off += TASK_COMM_LEN;
+	} else if (chars >= 0) {
+		/* other sizes, and char[]: recorded as strings */
+		sy->args[n] = (struct kmark_arg){ *off, sizeof(char *),
+						  KMARK_ARG_CHARP };
+		sy->is_str[n] = true;
+		*off += sizeof(char *);
+	} else {
+		sy->args[n] = (struct kmark_arg){ *off, t->size, t->class };
+		*off += t->size;
+	}
+	sprintf(fmt + strlen(fmt), "%s%s=%s", n ? " " : "", name,
+		chars >= 0 ? "%s" : t->conv);
+	sprintf(desc + strlen(desc), "%s%s %s", n ? "; " : "", type, name);
+	return 0;
+}
+
+/*
+ * Parse "NAME FIELD[;FIELD]..." into a synthetic event, not yet in the
+ * namespace, as ftrace's create_or_delete_synth_event() and
+ * __create_synth_event() do, with their errors. Return: it, or an
+ * ERR_PTR with @err and @pos set.
+ */
+static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
+					     const char **err, unsigned int *pos)
+{
+	char *copy = NULL, *tmp, *chunk, *name, **argv, *fmt, *desc;
+	struct kmark_synth_scratch *sc;
+	unsigned int n = 0, off = 0, lpos;
+	struct kmark_marker *m;
 	struct kmark_synth *sy;
-	unsigned int n = 0, off = 0;
+	int argc, consumed, ret = -EINVAL;
 	const char *lerr;
-	unsigned int lpos;
 
 	*pos = 0;
-	/* The format being built: too big for a 32-bit kernel's stack. */
-	fmt = kzalloc(fmt_size, GFP_KERNEL);
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
 	sy = kzalloc(sizeof(*sy), GFP_KERNEL);
-	if (!sy || !fmt)
+	if (!sy || !sc)
 		goto nomem;
+	fmt = sc->fmt;
+	desc = sc->desc;
 	INIT_LIST_HEAD(&sy->marker.files);
-	sy->def = kstrdup(def, GFP_KERNEL);
-	if (!sy->def)
+	/* check_command(): NAME and a first field before any ';' */
+	copy = kstrdup(def, GFP_KERNEL);
+	if (!copy)
 		goto nomem;
-	name = strsep(&p, " \t");
-	if (!kmark_synth_ident(name, strlen(name))) {
-		*err = "Synthetic event name must be letters, digits and '_'";
+	tmp = copy;
+	chunk = strsep(&tmp, ";");
+	argv = argv_split(GFP_KERNEL, chunk, &argc);
+	if (!argv)
+		goto nomem;
+	argv_free(argv);
+	if (argc < 3) {
+		kmark_synth_err(def, err, pos, KMARK_SE_INVALID_CMD, NULL);
+		goto fail;
+	}
+	kfree(copy);
+	copy = kstrdup(def, GFP_KERNEL);
+	if (!copy)
+		goto nomem;
+	tmp = copy;
+	name = strsep(&tmp, " \t");
+	if (!kmark_synth_good_name(name) || strlen(name) >= KMARK_NAME_MAX) {
+		kmark_synth_err(def, err, pos, KMARK_SE_BAD_NAME, name);
+		goto fail;
+	}
+	/* @replace: after "> synthetic_events" an old synthetic one goes */
+	m = kmark_find_marker(KMARK_SYNTH_SYSTEM, name);
+	if (m && !(replace && m->ops == &kmark_synth_ops)) {
+		kmark_synth_err(def, err, pos, KMARK_SE_EXISTS, name);
+		ret = -EEXIST;
 		goto fail;
 	}
 	sy->marker.name = kstrdup(name, GFP_KERNEL);
 	if (!sy->marker.name)
 		goto nomem;
-	while (p && *(p = skip_spaces(p))) {
-		const struct kmark_synth_type *t = NULL;
-		unsigned int i, chars = 0;
-		char *type = p;
-		size_t tl;
-
-		*pos = p - def;
-		semi = strchr(p, ';');
-		if (semi)
-			*semi = '\0';
-		field = strrchr(strim(p), ' ');
-		if (!field) {
-			*err = "A field is 'TYPE NAME'";
-			goto fail;
-		}
-		*field++ = '\0';
-		type = strim(type);
-		tl = strlen(type);
-		/* "char comm[16]": the size goes with the name in C. */
-		if (!strcmp(type, "char") && strchr(field, '[')) {
-			char *open = strchr(field, '['), *close;
-
-			close = strchr(open, ']');
-			if (close)
-				*close = '\0';
-			if (!close || kstrtouint(open + 1, 10, &chars) ||
-			    !chars || chars > KMARK_STR_MAX) {
-				*err = "char[N] takes a size, 1 to 256";
+	sprintf(desc, "%s\t", name);
+	tmp = skip_spaces(tmp);
+	while ((chunk = strsep(&tmp, ";"))) {
+		argv = argv_split(GFP_KERNEL, chunk, &argc);
+		if (!argv)
+			goto nomem;
+		consumed = 0;
+		while (argc > consumed) {
+			ret = kmark_synth_field(sy, n, argc - consumed,
+						argv + consumed, &consumed, def,
+						err, pos, fmt, desc + strlen(desc),
+						&off);
+			if (ret) {
+				argv_free(argv);
 				goto fail;
 			}
-			*open = '\0';
-		} else {
-			for (i = 0; i < ARRAY_SIZE(kmark_synth_types); i++)
-				if (strlen(kmark_synth_types[i].name) == tl &&
-				    !strcmp(kmark_synth_types[i].name, type))
-					t = &kmark_synth_types[i];
-			if (!t) {
-				*err = "Unknown type: u8..u64, s8..s64, int, unsigned int, long, unsigned long, pid_t, bool, char[N]";
-				goto fail;
-			}
+			n++;
 		}
-		if (!kmark_synth_ident(field, strlen(field))) {
-			*err = "Field name must be letters, digits and '_'";
-			goto fail;
-		}
-		if (n == KMARK_MAX_FIELDS) {
-			*err = "Too many fields (at most 16)";
-			goto fail;
-		}
-		if (chars == TASK_COMM_LEN) {
-			sy->args[n] = (struct kmark_arg){ off, TASK_COMM_LEN,
-							  KMARK_ARG_COMM };
-			off += TASK_COMM_LEN;
-		} else if (chars) {
-			sy->args[n] = (struct kmark_arg){ off, sizeof(char *),
-							  KMARK_ARG_CHARP };
-			sy->is_str[n] = true;
-			off += sizeof(char *);
-		} else {
-			sy->args[n] = (struct kmark_arg){ off, t->size, t->class };
-			off += t->size;
-		}
-		snprintf(fmt + strlen(fmt), fmt_size - strlen(fmt), "%s%s=%s",
-			 n ? " " : "", field, chars ? "%s" : t->conv);
-		n++;
-		p = semi ? semi + 1 : NULL;
+		argv_free(argv);
+	}
+	if (!n) {
+		kmark_synth_err(def, err, pos, KMARK_SE_INVALID_CMD, NULL);
+		goto fail;
 	}
 	*pos = 0;
+	sy->def = kstrdup(desc, GFP_KERNEL);
 	sy->marker.format = kstrdup(fmt, GFP_KERNEL);
-	if (!sy->marker.format)
+	if (!sy->def || !sy->marker.format)
 		goto nomem;
 	sy->marker.layout = kmark_parse_format(fmt, &lerr, &lpos);
 	if (IS_ERR(sy->marker.layout)) {
+		ret = PTR_ERR(sy->marker.layout);
 		sy->marker.layout = NULL;
-		*err = lerr;
+		*err = ret == -ENOMEM ? "Out of memory" : lerr;
 		goto fail;
 	}
+	ret = -EINVAL;
 	/* Duplicate field names: the layout has them both. */
 	for (lpos = 0; lpos < n; lpos++) {
 		unsigned int j;
@@ -315,17 +475,17 @@ static struct kmark_synth *kmark_synth_parse(char *def, const char **err,
 	kmark_layout_finish(sy->marker.layout);
 	sy->marker.system = KMARK_SYNTH_SYSTEM;
 	sy->marker.ops = &kmark_synth_ops;
-	kfree(fmt);
+	kfree(copy);
+	kfree(sc);
 	return sy;
 nomem:
 	*err = "Out of memory";
-	kfree(fmt);
-	kmark_synth_free(sy);
-	return ERR_PTR(-ENOMEM);
+	ret = -ENOMEM;
 fail:
-	kfree(fmt);
+	kfree(copy);
+	kfree(sc);
 	kmark_synth_free(sy);
-	return ERR_PTR(-EINVAL);
+	return ERR_PTR(ret);
 }
 
 /* Add or remove one definition. Under kmark_mutex. */
@@ -384,7 +544,8 @@ static int kmark_synth_run(char *line, bool truncate, const char **err,
 	if (truncate && kmark_synth_any_busy())
 		return -EBUSY;
 	if (*line == '!') {
-		m = kmark_synth_find(strim(line + 1));
+		/* As ftrace: the name, up to a blank; the rest is ignored. */
+		m = kmark_synth_find(strsep(&line, " \t") + 1);
 		*err = "No such synthetic event";
 		if (!m)
 			return -ENOENT;
@@ -396,15 +557,10 @@ static int kmark_synth_run(char *line, bool truncate, const char **err,
 			kmark_synth_truncate(NULL);
 		return 0;
 	}
-	sy = kmark_synth_parse(line, err, pos);
+	sy = kmark_synth_parse(line, truncate, err, pos);
 	if (IS_ERR(sy))
 		return PTR_ERR(sy);
-	ret = -EEXIST;
-	*err = "An event of that name exists";
-	m = kmark_find_marker(KMARK_SYNTH_SYSTEM, sy->marker.name);
-	if (m && !(truncate && m->ops == &kmark_synth_ops))
-		goto fail;
-	old = m;
+	old = kmark_find_marker(KMARK_SYNTH_SYSTEM, sy->marker.name);
 	ret = kmark_dynamic_alloc_id(&sy->marker);
 	*err = "No event id left";
 	if (ret)
@@ -482,8 +638,9 @@ static int kmark_synth_open(struct inode *inode, struct file *file)
 		mutex_lock(&kmark_mutex);
 		ret = kmark_synth_any_busy() ? -EBUSY : 0;
 		if (ret)
-			kmark_log_err(kmark_top_inst, "> synthetic_events", 0,
-				      KMARK_SYNTH_BUSY_ALL);
+			kmark_log_err_loc(kmark_top_inst, "synthetic_events",
+					  "> synthetic_events", 0,
+					  KMARK_SYNTH_BUSY_ALL);
 		mutex_unlock(&kmark_mutex);
 		if (ret) {
 			kfree(sf);
@@ -528,7 +685,8 @@ static ssize_t kmark_synth_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&kmark_mutex);
 	ret = *line ? kmark_synth_run(line, sf->truncate_pending, &err, &pos) : 0;
 	if (ret)
-		kmark_log_err(kmark_top_inst, copy, pos, err);
+		kmark_log_err_loc(kmark_top_inst, "synthetic_events", copy, pos,
+				  err);
 	else if (*line)
 		sf->truncate_pending = false;
 	mutex_unlock(&kmark_mutex);
@@ -550,8 +708,9 @@ static int kmark_synth_release(struct inode *inode, struct file *file)
 	if (sf->truncate_pending && !sf->failed) {
 		mutex_lock(&kmark_mutex);
 		if (kmark_synth_any_busy())
-			kmark_log_err(kmark_top_inst, "> synthetic_events", 0,
-				      KMARK_SYNTH_BUSY_ALL);
+			kmark_log_err_loc(kmark_top_inst, "synthetic_events",
+					  "> synthetic_events", 0,
+					  KMARK_SYNTH_BUSY_ALL);
 		else
 			kmark_synth_truncate(NULL);
 		mutex_unlock(&kmark_mutex);

@@ -176,7 +176,8 @@ const struct kmark_trigger_cmd kmark_traceoff_cmd = {
 };
 
 /* snapshot: the instance's buffer and its snapshot swap (allocated now). */
-static int kmark_snapshot_reg(struct kmark_trigger *t)
+static int kmark_snapshot_reg(struct kmark_trigger *t,
+			      struct kmark_trigger_err *err)
 {
 	return kmark_snapshot_alloc(t->file->inst);
 }
@@ -218,16 +219,16 @@ const struct kmark_trigger_cmd kmark_stacktrace_cmd = {
  * or sets its SOFT_DISABLED flag.
  */
 static int kmark_event_ctl_parse(struct kmark_trigger *t, char *param,
-				 const char **err)
+				 struct kmark_trigger_err *err)
 {
 	char *sys = strsep(&param, ":"), *name = strsep(&param, ":");
 	struct kmark_event_file *target;
 
-	*err = "enable_event and disable_event take SYSTEM:EVENT";
+	err->msg = "enable_event and disable_event take SYSTEM:EVENT";
 	if (!sys || !*sys || !name || !*name)
 		return -EINVAL;
 	target = kmark_find_file(t->file->inst, sys, name);
-	*err = "No such event in this instance (see available_events)";
+	err->msg = "No such event in this instance (see available_events)";
 	if (!target || target->m->always_on)
 		return -EINVAL;
 	t->target = target;
@@ -236,7 +237,8 @@ static int kmark_event_ctl_parse(struct kmark_trigger *t, char *param,
 	return 0;
 }
 
-static int kmark_event_ctl_reg(struct kmark_trigger *t)
+static int kmark_event_ctl_reg(struct kmark_trigger *t,
+			       struct kmark_trigger_err *err)
 {
 	int ret = kmark_event_enable(t->target, true, true);
 
@@ -370,12 +372,11 @@ void kmark_triggers_drop_target(struct kmark_event_file *target)
 /*
  * Parse one command, "[!]NAME[:PARAM...][:COUNT] [if FILTER]", into a new
  * trigger of @file. Return: the trigger (not installed), or an ERR_PTR with
- * @err and @pos set; *@remove says '!'.
+ * @err set; *@remove says '!'.
  */
 static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 						 char *cmd, bool *remove,
-						 const char **err,
-						 unsigned int *pos)
+						 struct kmark_trigger_err *err)
 {
 	char *text = cmd, *word, *filter, *param, *count;
 	const struct kmark_trigger_cmd *c = NULL;
@@ -383,7 +384,7 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 	unsigned int i;
 	int ret;
 
-	*pos = 0;
+	err->pos = 0;
 	*remove = *text == '!';
 	if (*remove)
 		text++;
@@ -400,8 +401,8 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 		if (!strcmp(word, kmark_trigger_cmds[i]->name))
 			c = kmark_trigger_cmds[i];
 	if (!c) {
-		*err = KMARK_ERR_TRIGGER;
-		*pos = *remove;
+		err->msg = KMARK_ERR_TRIGGER;
+		err->pos = *remove;
 		return ERR_PTR(-EINVAL);
 	}
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -427,20 +428,31 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 		if (!strcmp(count, "unlimited")) {
 			t->count = -1;
 		} else if (kstrtol(count, 0, &t->count) || t->count < 0) {
-			*err = "Bad count: a number of times, 0 or more";
+			err->msg = "Bad count: a number of times, 0 or more";
 			ret = -EINVAL;
 			goto fail;
 		}
 	}
-	if (filter && !*remove) {
+	/*
+	 * '!' needs only enough to find the trigger: count and filter are
+	 * ignored, but for the kinds whose '!' names the filter (hist).
+	 */
+	if (filter && (!*remove || c->remove_filter)) {
 		struct kmark_filter *flt;
 		unsigned int fpos;
 
 		filter = strim(filter);
-		flt = kmark_filter_compile(file->m->layout, filter, err, &fpos);
+		flt = kmark_filter_compile(file->m->layout, filter, &err->msg,
+					   &fpos);
 		if (IS_ERR(flt)) {
+			/*
+			 * As ftrace's error_log: the filter alone, with the
+			 * caret in it, as the filter parser's error.
+			 */
 			ret = PTR_ERR(flt);
-			*pos = filter - cmd + fpos;
+			err->loc = "event filter parse error";
+			err->shown = err->line + (filter - cmd);
+			err->pos = fpos;
 			goto fail;
 		}
 		RCU_INIT_POINTER(t->filter, flt);
@@ -450,7 +462,7 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 	}
 	return t;
 nomem:
-	*err = "Out of memory";
+	err->msg = "Out of memory";
 	ret = -ENOMEM;
 fail:
 	kmark_trigger_free(t);
@@ -462,7 +474,7 @@ fail:
  * All or nothing. Under kmark_mutex.
  */
 static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
-			     const char **err, unsigned int *pos)
+			     struct kmark_trigger_err *err)
 {
 	struct kmark_trigger *t, *old;
 	unsigned int n = 0;
@@ -470,7 +482,7 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
-	t = kmark_trigger_parse(file, cmd, &remove, err, pos);
+	t = kmark_trigger_parse(file, cmd, &remove, err);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	list_for_each_entry(old, &file->triggers, list) {
@@ -478,8 +490,8 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 		if (!kmark_trigger_same(old, t))
 			continue;
 		if (remove) {
-			*err = old->cmd->busy ? old->cmd->busy(old) : NULL;
-			if (*err) {
+			err->msg = old->cmd->busy ? old->cmd->busy(old) : NULL;
+			if (err->msg) {
 				kmark_trigger_free(t);
 				return -EBUSY;
 			}
@@ -488,7 +500,9 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 			return 0;
 		}
 		ret = old->cmd->update ? old->cmd->update(old, t) : -EEXIST;
-		*err = "The event has this trigger already ('!' removes it)";
+		err->msg = old->cmd->exists ?:
+			   "The event has this trigger already ('!' removes it)";
+		err->pos = 0;
 		kmark_trigger_free(t);
 		return ret;
 	}
@@ -498,19 +512,22 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 		return 0;
 	}
 	ret = -ENOSPC;
-	*err = "Too many triggers on this event (at most 32)";
+	err->msg = "Too many triggers on this event (at most 32)";
 	if (n >= KMARK_TRIGGERS_MAX)
 		goto fail;
 	/* The event's recorder in soft mode: triggers fire unrecorded too. */
 	ret = kmark_event_enable(file, true, true);
-	*err = ret == -ENOMEM ? "Out of memory" :
-	       "The event's code is gone (an __init function after boot)";
+	err->msg = ret == -ENOMEM ? "Out of memory" :
+		   "The event's code is gone (an __init function after boot)";
 	if (ret)
 		goto fail;
-	ret = t->cmd->reg ? t->cmd->reg(t) : 0;
+	err->msg = NULL;
+	ret = t->cmd->reg ? t->cmd->reg(t, err) : 0;
 	if (ret) {
-		*err = ret == -ENOMEM ? "Out of memory" : t->cmd->reg_err ?:
-		       "Could not set the trigger up";
+		if (ret == -ENOMEM)
+			err->msg = "Out of memory";
+		else if (!err->msg)
+			err->msg = "Could not set the trigger up";
 		kmark_event_enable(file, false, true);
 		goto fail;
 	}
@@ -606,9 +623,8 @@ static ssize_t kmark_trigger_write(struct file *f, const char __user *ubuf,
 				   size_t cnt, loff_t *ppos)
 {
 	struct kmark_event_file *file = kmark_trigger_file(f);
-	unsigned int pos = 0;
-	const char *err = NULL;
-	char *cmd, *line, *copy;
+	struct kmark_trigger_err err = { .loc = "kmark" };
+	char *cmd, *line, *copy, loc[2 * KMARK_NAME_MAX + 8];
 	int ret;
 
 	cmd = kmark_get_cmd(file->inst, ubuf, cnt);
@@ -621,15 +637,27 @@ static ssize_t kmark_trigger_write(struct file *f, const char __user *ubuf,
 		kfree(cmd);
 		return -ENOMEM;
 	}
+	err.line = copy;
+	err.shown = copy;
 	mutex_lock(&kmark_mutex);
 	if (file->flags & KMARK_EF_FREED)
 		ret = -ENODEV;
 	else if (!*line)	/* an empty write changes nothing, as ftrace's */
 		ret = 0;
 	else
-		ret = kmark_trigger_run(file, line, &err, &pos);
-	if (ret && ret != -ENODEV)
-		kmark_log_err(file->inst, copy, pos, err ?: "Failed");
+		ret = kmark_trigger_run(file, line, &err);
+	if (ret && ret != -ENODEV) {
+		if (!strcmp(err.loc, "hist"))
+			snprintf(loc, sizeof(loc), "hist:%s:%s",
+				 file->m->system, file->m->name);
+		else
+			strscpy(loc, err.loc);
+		if (err.pre_msg)
+			kmark_log_err_loc(file->inst, loc, err.line, err.pre_pos,
+					  err.pre_msg);
+		kmark_log_err_loc(file->inst, loc, err.shown, err.pos,
+				  err.msg ?: "Failed");
+	}
 	mutex_unlock(&kmark_mutex);
 	kfree(copy);
 	kfree(cmd);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears, filters, trace_marker), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe, an instance made, used, read and removed (also while busy); then no leak, tracing works from scratch, and a quiet phase accounts for every event
+# description: a 30 s storm on both CPUs at once: every writable control file written concurrently (good and malformed input, kprobes defined, enabled and deleted, resizes, clears, filters, trace_marker, triggers and hist triggers on the events both CPUs hit, a synthetic event fed and removed), two trace_pipe readers, trace and raw readers, a module loaded and unloaded with a probe, an instance made, used, read and removed (also while busy); then no leak, tracing works from scratch, and a quiet phase accounts for every event
 # timeout: 300
 . /tests/lib.sh
-plan 12
+plan 14
 reset_kmark
 echo > $K/kprobe_events
 STOP=/tmp/storm.stop
@@ -80,6 +80,9 @@ w_mod_markers() {
 	while running; do
 		echo 'kmark_mark:*' >> $K/set_event
 		counted kmark_mark.loads insmod $markmod
+		# A hist and an enable_event on its marker, gone with it.
+		echo 'hist:keys=comm,seq.log2' >> $K/events/kmark_mark/kmark_mod_fire/trigger
+		echo 'enable_event:kmark_mark:kmark_mod_zero:1' >> $K/events/kmark_mark/kmark_mod_fire/trigger
 		echo 200 > /sys/module/kmark_mark/parameters/fire &
 		taskset 2 sh -c 'echo 200 > /sys/module/kmark_mark/parameters/fire' &
 		counted kmark_mark.unloads rmmod kmark_mark
@@ -123,6 +126,40 @@ r_instance() {
 		kmark-testprog rawdump $I/st1/per_cpu/cpu0/trace_pipe_raw
 	done
 }
+# Triggers on events both CPUs hit: hists (a timestamp variable, $VAR of
+# another hist feeding a synthetic event, a table that fills), a stack
+# trigger, an enable_event, bad ones; written, read, cleared and removed
+# while the events fire, the synthetic event defined and removed.
+E=$K/events
+w_triggers() {
+	while running; do
+		echo 'sl_lat u64 lat; pid_t pid; char comm[16]' >> $K/synthetic_events
+		echo 'hist:keys=pid:ts0=common_timestamp.usecs' >> $E/sched/sched_wakeup/trigger
+		echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(sl_lat,$lat,next_pid,next_comm):onmax($lat).save(prev_comm)' >> $E/sched/sched_switch/trigger
+		echo 'hist:keys=pid,lat.log2:sort=pid' >> $E/synthetic/sl_lat/trigger
+		echo 'synthetic:sl_lat' >> $K/set_event
+		echo 'hist:keys=common_pid.execname,prev_state:vals=prev_prio:size=128' >> $E/sched/sched_switch/trigger
+		echo 'hist:keys=common_stacktrace:size=256 if prev_pid == 0' >> $E/sched/sched_switch/trigger
+		echo 'enable_event:syscalls:sys_sync:2' >> $E/sched/sched_wakeup/trigger
+		echo 'stacktrace:3 if comm ~ "kmpong*"' >> $E/sched/sched_wakeup/trigger
+		echo 'hist:keys=prev_pid.frob' >> $E/sched/sched_switch/trigger
+		echo 'hist:keys=pid:nosuch=$nosuch' >> $E/sched/sched_wakeup/trigger
+		cat $E/sched/sched_switch/hist $E/sched/sched_wakeup/hist $E/synthetic/sl_lat/hist
+		echo 'hist:keys=common_pid.execname,prev_state:vals=prev_prio:size=128:clear' >> $E/sched/sched_switch/trigger
+		echo 'hist:keys=common_pid.execname,prev_state:vals=prev_prio:size=128:pause' >> $E/sched/sched_switch/trigger
+		cat $E/sched/sched_switch/trigger $E/sched/sched_wakeup/trigger
+		echo '!stacktrace' >> $E/sched/sched_wakeup/trigger
+		echo '!enable_event:syscalls:sys_sync' >> $E/sched/sched_wakeup/trigger
+		echo '!hist:keys=common_stacktrace:size=256 if prev_pid == 0' >> $E/sched/sched_switch/trigger
+		echo '!hist:keys=common_pid.execname,prev_state:vals=prev_prio:size=128' >> $E/sched/sched_switch/trigger
+		echo '!synthetic:sl_lat' >> $K/set_event
+		echo '!hist:keys=pid,lat.log2:sort=pid' >> $E/synthetic/sl_lat/trigger
+		echo '!hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(sl_lat,$lat,next_pid,next_comm):onmax($lat).save(prev_comm)' >> $E/sched/sched_switch/trigger
+		echo '!hist:keys=pid:ts0=common_timestamp.usecs' >> $E/sched/sched_wakeup/trigger
+		echo '!sl_lat' >> $K/synthetic_events
+	done
+}
+bg w_triggers
 bg w_set_event
 bg w_filters
 bg w_instances
@@ -177,6 +214,21 @@ echo 0 > $K/events/sched/sched_switch/filter
 echo 0 > $K/events/kmark/tracing_mark_write/filter
 echo 1 > $K/tracing_on
 echo > $K/set_event
+# What the trigger writer may have left when it stopped, in order.
+for t in '!stacktrace' '!enable_event:syscalls:sys_sync' '!hist:keys=pid:nosuch=$nosuch'; do
+	echo "$t" >> $E/sched/sched_wakeup/trigger
+done
+echo '!hist:keys=pid,lat.log2:sort=pid' >> $E/synthetic/sl_lat/trigger 2>/dev/null
+for t in '!hist:keys=common_stacktrace:size=256 if prev_pid == 0' \
+	 '!hist:keys=common_pid.execname,prev_state:vals=prev_prio:size=128' \
+	 '!hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(sl_lat,$lat,next_pid,next_comm):onmax($lat).save(prev_comm)'; do
+	echo "$t" >> $E/sched/sched_switch/trigger
+done
+echo '!hist:keys=pid:ts0=common_timestamp.usecs' >> $E/sched/sched_wakeup/trigger
+echo '!sl_lat' >> $K/synthetic_events
+expect_eq "no trigger and no synthetic event left" \
+	"$(cat $E/sched/sched_switch/trigger $E/sched/sched_wakeup/trigger | grep -vc '^#')|$(cat $K/synthetic_events)|$(cat $E/sched/sched_switch/enable $E/sched/sched_wakeup/enable | tr '\n' ' ')" \
+	"0||0 0 "
 echo > $K/kprobe_events
 echo 1408 > $K/buffer_size_kb
 expect_eq "nothing enabled, no kprobe event" "$(cat $K/set_event)|$(cat $K/kprobe_events)" "|"
@@ -184,6 +236,10 @@ echo > $K/trace
 echo sys_sync > $K/set_event
 kmark-testprog sync 3
 expect_eq "tracing works from scratch" "$(grep -c ': sys_sync: ' $K/trace)" "3"
+echo 'hist:keys=common_pid.execname' > $E/syscalls/sys_sync/trigger
+kmark-testprog sync 4
+expect_eq "a hist works from scratch" "$(sed -n 's/^    Hits: //p' $E/syscalls/sys_sync/hist)" "4"
+echo '!hist:keys=common_pid.execname' >> $E/syscalls/sys_sync/trigger
 
 # Quiet phase: no clears, no resizes. A small buffer and load on both
 # CPUs, 3 s without a reader (events are overwritten), then two concurrent

@@ -59,8 +59,12 @@ check_error "an unknown trigger" events/syscalls/sys_sync/trigger '^traceofff' \
 	"Unknown trigger: traceon, traceoff, snapshot, stacktrace, enable_event, disable_event or hist"
 check_error "enable_event of no event" events/syscalls/sys_sync/trigger '^enable_event:nosys:nosuch' \
 	"No such event in this instance (see available_events)"
-check_error "a bad filter, with the caret in it" events/kmark/tracing_mark_write/trigger \
-	'traceoff if ^nofield == 1' "Field not found"
+# As ftrace's: the filter parser's entry, with the filter alone.
+echo > $K/error_log
+echo 'traceoff if nofield == 1' >> $M/trigger 2>/dev/null
+expect_eq "a bad filter: error_log has the filter parser's entry, the caret in the filter" \
+	"$(sed -n '1s/^\[[ 0-9.]*\] //p; 2,3p' $K/error_log)" \
+	"$(printf 'event filter parse error: error: Field not found\n  Command: nofield == 1\n           ^')"
 expect_eq "the failed writes left no trigger" "$(grep -vc '^#' $S/trigger) $(grep -vc '^#' $M/trigger)" "0 0"
 
 # snapshot: the file, then the trigger.

@@ -15,6 +15,8 @@
  *
  * Files in /sys/kernel/debug/kmark_test/:
  *   call     write N: calls kmark_test_fn(N), a target for kprobes
+ *   val      write N: fires the marker kmark_test_val, v=N (a u64: hist
+ *            triggers' log2 and buckets past 2^32, on i386 too)
  *   hits     the counting probe's hits
  *   switch   "switches=N bad_current=N bad_mm=N bad_irqs=N bad_lock=N"
  */
@@ -100,6 +102,22 @@ static const struct file_operations kmark_test_call_fops = {
 	.write = kmark_test_call_write,
 };
 
+static ssize_t kmark_test_val_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	unsigned long long v;
+	int ret = kstrtoull_from_user(ubuf, cnt, 0, &v);
+
+	if (ret)
+		return ret;
+	kmark(kmark_test_val, "v=%llu", v);
+	return cnt;
+}
+
+static const struct file_operations kmark_test_val_fops = {
+	.write = kmark_test_val_write,
+};
+
 static int kmark_test_hits_show(struct seq_file *s, void *v)
 {
 	seq_printf(s, "%ld\n", atomic_long_read(&kmark_test_hits));
@@ -149,6 +167,8 @@ static int __init kmark_test_init(void)
 	kmark_test_dir = debugfs_create_dir("kmark_test", NULL);
 	debugfs_create_file("call", 0200, kmark_test_dir, NULL,
 			    &kmark_test_call_fops);
+	debugfs_create_file("val", 0200, kmark_test_dir, NULL,
+			    &kmark_test_val_fops);
 	debugfs_create_file("hits", 0400, kmark_test_dir, NULL,
 			    &kmark_test_hits_fops);
 	debugfs_create_file("switch", 0400, kmark_test_dir, NULL,

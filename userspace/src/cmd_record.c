@@ -265,8 +265,8 @@ int cmd_record(int argc, char **argv)
 		if (r.started && !ret) {
 			char msg[512];
 
-			if (dat_write(ctl_top_dir(), dat_fd, rc.out, rc.ncpus, &di,
-				      msg, sizeof(msg))) {
+			if (dat_write(ctl_dir(), ctl_top_dir(), dat_fd, rc.out,
+				      rc.ncpus, &di, msg, sizeof(msg))) {
 				info("cannot write %s: %s", file, msg);
 				ret = KM_EXIT_ERROR;
 			} else {

@@ -55,13 +55,6 @@ static bool host_big_endian(void)
 	return *(const unsigned char *)&one == 0;
 }
 
-const char *dat_system_for(const char *group, const char *name)
-{
-	if (group)
-		return group;
-	return !strncmp(name, "sched_", 6) ? "sched" : "kmark";
-}
-
 /* --- event formats of a control directory -------------------------------- */
 
 struct fmt_file {
@@ -174,43 +167,37 @@ static char *join3(const char *a, const char *b, const char *c)
 	return p;
 }
 
-/* every events/NAME/format and events/GROUP/NAME/format */
+/* every events/SYS/NAME/format, with system SYS (its directory's name) */
 static int load_formats(const char *events, struct fmt_set *fs, char *err,
 			size_t errlen)
 {
 	size_t n, m, i, j;
-	char **names = list_dir(events, &n);
+	char **systems = list_dir(events, &n);
 
-	if (!names)
+	if (!systems)
 		return fail(err, errlen, "cannot read %s: %s", events,
 			    strerror(errno));
 	for (i = 0; i < n; i++) {
-		char *fmt = join3(events, names[i], "format"), *sub;
-		char **inner;
+		char *sub = join3(events, systems[i], NULL), *fmt;
+		char **names;
 		struct stat st;
 
-		if (!stat(fmt, &st) && S_ISREG(st.st_mode)) {
-			add_format(fs, dat_system_for(NULL, names[i]), fmt);
-			free(fmt);
-			continue;
-		}
-		free(fmt);
-		sub = join3(events, names[i], NULL);
 		if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
-			free(sub);
+			free(sub);	/* enable, header_page, header_event */
 			continue;
 		}
-		inner = list_dir(sub, &m);
-		for (j = 0; inner && j < m; j++) {
-			fmt = join3(sub, inner[j], "format");
-			add_format(fs, names[i], fmt);
+		names = list_dir(sub, &m);
+		for (j = 0; names && j < m; j++) {
+			fmt = join3(sub, names[j], "format");
+			if (!stat(fmt, &st) && S_ISREG(st.st_mode))
+				add_format(fs, systems[i], fmt);
 			free(fmt);
 		}
-		if (inner)
-			free_list(inner, m);
+		if (names)
+			free_list(names, m);
 		free(sub);
 	}
-	free_list(names, n);
+	free_list(systems, n);
 	return 0;
 }
 
@@ -346,19 +333,32 @@ static int cmp_tasks(const void *a, const void *b)
 }
 
 /*
- * The control directory's saved_comms ("ID NAME" lines): the names that
- * records with a common_comm_id hold. Missing (a kmark whose records hold
- * common_comm itself): no names.
+ * The control directory's saved_comms ("ID NAME" lines, then "# ..."
+ * comments): the names that records with a common_comm_id hold. An id is
+ * (era << 12) | slot: large, sparse numbers, several of them for one name.
+ * Missing (a kmark whose records hold common_comm itself): no names.
  */
+struct comm_id {
+	unsigned int id;
+	char name[17];
+};
+
 struct comm_ids {
-	char (*name)[17];
+	struct comm_id *v;	/* sorted by id */
 	size_t n;
 };
+
+static int cmp_comm_ids(const void *a, const void *b)
+{
+	const struct comm_id *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
 
 static void load_comm_ids(const char *dir, struct comm_ids *ci)
 {
 	char *path = join3(dir, "saved_comms", NULL);
-	size_t len = 0;
+	size_t len = 0, alloc = 0;
 	char *text = read_file(path, &len), *line, *next;
 
 	memset(ci, 0, sizeof(*ci));
@@ -378,19 +378,33 @@ static void load_comm_ids(const char *dir, struct comm_ids *ci)
 		*sp = '\0';
 		errno = 0;
 		id = strtoul(line, &e, 10);
-		if (*e || errno || !id || id > 1UL << 20)
+		if (*e || errno || !id || id > 0xffffffffUL)
 			continue;
-		if (id >= ci->n) {
-			size_t n = id + 1;
-
-			ci->name = xrealloc(ci->name, n * sizeof(*ci->name));
-			memset(ci->name + ci->n, 0, (n - ci->n) * sizeof(*ci->name));
-			ci->n = n;
+		if (ci->n == alloc) {
+			alloc = alloc ? alloc * 2 : 256;
+			ci->v = xrealloc(ci->v, alloc * sizeof(*ci->v));
 		}
-		strlcpy_n(ci->name[id], sizeof(ci->name[id]), sp + 1,
+		ci->v[ci->n].id = (unsigned int)id;
+		strlcpy_n(ci->v[ci->n].name, sizeof(ci->v[ci->n].name), sp + 1,
 			  strlen(sp + 1));
+		ci->n++;
 	}
 	free(text);
+	if (ci->n)
+		qsort(ci->v, ci->n, sizeof(*ci->v), cmp_comm_ids);
+}
+
+/* the name of id, or NULL */
+static const char *comm_id_name(const struct comm_ids *ci,
+				unsigned long long id)
+{
+	struct comm_id key, *f;
+
+	if (!ci->n || id > 0xffffffffULL)
+		return NULL;
+	key.id = (unsigned int)id;
+	f = bsearch(&key, ci->v, ci->n, sizeof(*ci->v), cmp_comm_ids);
+	return f && f->name[0] ? f->name : NULL;
 }
 
 static void note_record(struct task_map *tm, const struct fmt_set *fs,
@@ -416,9 +430,8 @@ static void note_record(struct task_map *tm, const struct fmt_set *fs,
 	else if (ev->f_pid >= 0 && ev->f_comm_id >= 0 &&
 		 ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
 		 ef_get_int(&ev->fields[ev->f_comm_id], r->data, r->len, &id) &&
-		 id < ci->n && ci->name[id][0])
-		tm_note(tm, (int)pid, ci->name[id], strlen(ci->name[id]), 2,
-			r->ts);
+		 (comm = comm_id_name(ci, id)))
+		tm_note(tm, (int)pid, comm, strlen(comm), 2, r->ts);
 	for (i = 0; i < f->npairs; i++)
 		if (ef_get_int(&ev->fields[f->pairs[i][0]], r->data, r->len,
 			       &pid) &&
@@ -582,9 +595,9 @@ static int cmp_systems(const void *a, const void *b)
 			      y->ev.name ? y->ev.name : "");
 }
 
-int dat_write(const char *dir, int out, const struct dat_src *src,
-	      unsigned int ncpus, struct dat_info *info, char *err,
-	      size_t errlen)
+int dat_write(const char *dir, const char *top, int out,
+	      const struct dat_src *src, unsigned int ncpus,
+	      struct dat_info *info, char *err, size_t errlen)
 {
 	char *hp_path = join3(dir, "events", "header_page");
 	char *he_path = join3(dir, "events", "header_event");
@@ -623,9 +636,9 @@ int dat_write(const char *dir, int out, const struct dat_src *src,
 	qsort(fs.v, fs.n, sizeof(*fs.v), cmp_systems);
 	info->nformats = (unsigned int)fs.n;
 
-	load_comm_ids(dir, &ci);
+	load_comm_ids(top, &ci);
 	e = scan_pages(&h, &fs, &ci, src, ncpus, &tm, info);
-	free(ci.name);
+	free(ci.v);
 	if (e) {
 		fail(err, errlen, "cannot read the recorded pages: %s",
 		     strerror(-e));

@@ -33,22 +33,16 @@ struct dat_info {
 };
 
 /*
- * System name written for an event: its group for events/GROUP/NAME,
- * "sched" for events/sched_* (KernelShark's scheduling plugin looks for
- * sched/sched_switch), "kmark" for the other events/NAME.
- */
-const char *dat_system_for(const char *group, const char *name);
-
-/*
  * Write a version 6 trace.dat to fd out: the headers and every event
- * format under dir/events/, saved cmdlines (pid and comm of the records:
+ * format under dir/events/SYS/NAME/ (system SYS; dir is the instance's
+ * directory, top the top one, which has saved_comms), saved cmdlines (pid and comm of the records:
  * common_pid/common_comm, and FOO_pid/FOO_comm field pairs), the CPU
  * count, the trace clock ("local") and the pages of each CPU, page
  * aligned. 0, or -1 with a message in err.
  */
-int dat_write(const char *dir, int out, const struct dat_src *src,
-	      unsigned int ncpus, struct dat_info *info, char *err,
-	      size_t errlen);
+int dat_write(const char *dir, const char *top, int out,
+	      const struct dat_src *src, unsigned int ncpus,
+	      struct dat_info *info, char *err, size_t errlen);
 
 /* a trace.dat opened for reading */
 struct dat_file {

@@ -689,8 +689,10 @@ static void test_errors(void)
 }
 
 /*
- * -B s1 record -o x.dat: the formats from the top events/, the pages from
- * the instance's per_cpu/ (moved there by the test: the top has none).
+ * -B s1 record -o x.dat: the formats from the instance's events/ (a copy
+ * of the top's: the kernel gives every instance its events/), saved_comms
+ * from the top, the pages from the instance's per_cpu/ (moved there by
+ * the test: the top has none).
  */
 static void test_instance(void)
 {
@@ -705,6 +707,10 @@ static void test_instance(void)
 	mkdir(to, 0755);
 	snprintf(from, sizeof(from), "%s/per_cpu", s.dir);
 	snprintf(to, sizeof(to), "%s/instances/s1/per_cpu", s.dir);
+	if (rename(from, to))
+		abort();
+	snprintf(from, sizeof(from), "%s/events", s.dir);
+	snprintf(to, sizeof(to), "%s/instances/s1/events", s.dir);
 	if (rename(from, to))
 		abort();
 	scratch_put(&s, "instances/s1/set_event", "", 0);
@@ -722,7 +728,7 @@ static void test_instance(void)
 	check_ll(r.rc, 0, "dat: -B s1 record -o x.dat exits 0");
 	recorded_msg("x86_64", msg, sizeof(msg));
 	check_has(r.err, msg,
-		  "dat: -B s1 record: the instance's per_cpu pages, the top's formats");
+		  "dat: -B s1 record: the instance's per_cpu pages and formats");
 	proc_result_free(&r);
 	buf = slurp(scratch_path(&s, "instances/s1/set_event"));
 	check_str(buf, "sched_switch\n!sched_switch\n",

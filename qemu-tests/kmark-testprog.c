@@ -22,9 +22,19 @@
  *                     "failed STATUS"); its output goes to /dev/null
  *   reread FILE       read FILE to the end, lseek to 0, read it again and
  *                     pread it from 0: prints "same BYTES" or "differ ..."
- *   rawdump FILE      read ring-buffer pages (trace_pipe_raw) with
+ *   rawdump [--splice] FILE
+ *                     read ring-buffer pages (trace_pipe_raw) with
  *                     O_NONBLOCK until EAGAIN; print "TS TYPE PID" per
  *                     event, "lost N" where a page says events were lost
+ *                     (N -1: how many, not stored). --splice: the pages
+ *                     come through a pipe, splice(SPLICE_F_NONBLOCK), and
+ *                     each page is first "page COMMIT" (its data bytes)
+ *   splice FILE LEN [wait]
+ *                     one splice() of LEN bytes from FILE into a pipe,
+ *                     SPLICE_F_NONBLOCK unless "wait": prints the bytes
+ *                     moved or the errno name
+ *   readsplice FILE   read 100 bytes of FILE, then splice() a page of it:
+ *                     prints the errno name (or the bytes)
  *   latency FILE N    N times, a child calls sync() (after 20..80 ms) and
  *                     notes the time; this process reads FILE (trace_pipe,
  *                     blocking) and measures how long each sys_sync line
@@ -448,22 +458,54 @@ static int reread(const char *path)
  * them: u64 timestamp, local_t commit (bytes of data; flags in the top
  * bits), then events with a 32-bit header (type_len:5, time_delta:27).
  */
-static int rawdump(const char *path)
+/* the next page: read(), or through a pipe with splice() (@p[0] >= 0) */
+static ssize_t next_page(int fd, const int *p, unsigned char *page,
+			 size_t size, size_t *queued)
+{
+	ssize_t r;
+
+	if (p[0] < 0)
+		return read(fd, page, size);
+	if (!*queued) {
+		r = splice(fd, NULL, p[1], NULL, 16 * size, SPLICE_F_NONBLOCK);
+		if (r <= 0)
+			return r;
+		if (r % size) {
+			fprintf(stderr, "rawdump: splice moved %zd bytes, not whole pages\n", r);
+			errno = EIO;
+			return -1;
+		}
+		*queued = (size_t)r;
+	}
+	r = read(p[0], page, size);
+	if (r > 0)
+		*queued -= (size_t)r;
+	return r;
+}
+
+static int rawdump(const char *path, int use_splice)
 {
 	static unsigned char page[4096];
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2] = { -1, -1 };
 	const size_t hdr = 8 + sizeof(long);
+	size_t queued = 0;
 
 	if (fd < 0)
 		return perror(path), 1;
+	if (use_splice && pipe(p))
+		return perror("pipe"), 1;
 	for (;;) {
-		ssize_t r = read(fd, page, sizeof(page));
+		ssize_t r = next_page(fd, p, page, sizeof(page), &queued);
 		unsigned long commit, flags;
 		unsigned long long ts;
 		size_t off;
 
 		if (!r || (r < 0 && errno == EAGAIN))
 			break;
+		if (r < 0) {
+			printf("error %s\n", errname(errno));
+			return 1;
+		}
 		if (r != (ssize_t)sizeof(page)) {
 			fprintf(stderr, "rawdump: short page (%zd)\n", r);
 			return 1;
@@ -473,6 +515,8 @@ static int rawdump(const char *path)
 		/* RB_MISSED_EVENTS (bit 31), RB_MISSED_STORED (bit 30). */
 		flags = (commit >> 30) & 3;
 		commit &= ~(3UL << 30);
+		if (use_splice)
+			printf("page %lu\n", commit);
 		if (flags & 2) {
 			long lost = -1;
 
@@ -529,6 +573,42 @@ static int rawdump(const char *path)
 		}
 	}
 	close(fd);
+	return 0;
+}
+
+static int splice_once(const char *path, size_t len, int wait)
+{
+	int fd = open(path, O_RDONLY | (wait ? 0 : O_NONBLOCK)), p[2];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = splice(fd, NULL, p[1], NULL, len, wait ? 0 : SPLICE_F_NONBLOCK);
+	if (r < 0)
+		puts(errname(errno));
+	else
+		printf("%zd\n", r);
+	return 0;
+}
+
+static int readsplice(const char *path)
+{
+	char buf[100];
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = read(fd, buf, sizeof(buf));
+	if (r != (ssize_t)sizeof(buf)) {
+		printf("read %zd\n", r);
+		return 0;
+	}
+	r = splice(fd, NULL, p[1], NULL, 4096, SPLICE_F_NONBLOCK);
+	if (r < 0)
+		puts(errname(errno));
+	else
+		printf("%zd\n", r);
 	return 0;
 }
 
@@ -678,15 +758,24 @@ int main(int argc, char **argv)
 		return reread(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "time"))
 		return time_cmd(argv + 2);
+	if (argc >= 4 && !strcmp(argv[1], "rawdump") &&
+	    !strcmp(argv[2], "--splice"))
+		return rawdump(argv[3], 1);
 	if (argc >= 3 && !strcmp(argv[1], "rawdump"))
-		return rawdump(argv[2]);
+		return rawdump(argv[2], 0);
+	if (argc >= 4 && !strcmp(argv[1], "splice"))
+		return splice_once(argv[2], (size_t)atol(argv[3]),
+				   argc >= 5 && !strcmp(argv[4], "wait"));
+	if (argc >= 3 && !strcmp(argv[1], "readsplice"))
+		return readsplice(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "latency"))
 		return latency(argv[2], atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "names"))
 		return names(atoi(argv[2]), argv[3]);
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
-			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
+			"       drain FILE | sync N | time CMD... | reread FILE |\n"
+			"       rawdump [--splice] FILE | splice FILE LEN [wait] | readsplice FILE |\n"
 			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS\n");
 		return 2;

@@ -35,6 +35,13 @@
  *                     moved or the errno name
  *   readsplice FILE   read 100 bytes of FILE, then splice() a page of it:
  *                     prints the errno name (or the bytes)
+ *   splicedrain FILE OUT
+ *                     splice FILE's pages through a 1 MiB pipe into OUT
+ *                     until EAGAIN
+ *   readdrain FILE OUT BYTES
+ *                     read FILE's pages (4 KiB reads, O_NONBLOCK) into a
+ *                     buffer of BYTES, write it to OUT when full, until
+ *                     EAGAIN
  *   latency FILE N    N times, a child calls sync() (after 20..80 ms) and
  *                     notes the time; this process reads FILE (trace_pipe,
  *                     blocking) and measures how long each sys_sync line
@@ -591,6 +598,48 @@ static int splice_once(const char *path, size_t len, int wait)
 	return 0;
 }
 
+/* splice FILE's pages through a 1 MiB pipe into OUT until EAGAIN */
+static int splicedrain(const char *path, const char *outp)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2], out;
+	ssize_t r, w;
+
+	out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || out < 0 || pipe(p))
+		return perror(path), 1;
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	while ((r = splice(fd, NULL, p[1], NULL, 1 << 20, SPLICE_F_NONBLOCK)) > 0)
+		while (r > 0 && (w = splice(p[0], NULL, out, NULL, r, 0)) > 0)
+			r -= w;
+	return 0;
+}
+
+/* read FILE's pages into a buffer of BUF bytes, write it to OUT when full */
+static int readdrain(const char *path, const char *outp, size_t bufsz)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), out;
+	char *buf = malloc(bufsz);
+	size_t fill = 0;
+	ssize_t r;
+
+	out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || out < 0 || !buf)
+		return perror(path), 1;
+	for (;;) {
+		r = read(fd, buf + fill, 4096);
+		if (r > 0)
+			fill += r;
+		if (fill + 4096 > bufsz || r <= 0) {
+			if (fill && write(out, buf, fill) != (ssize_t)fill)
+				return perror(outp), 1;
+			fill = 0;
+		}
+		if (r <= 0)
+			break;
+	}
+	return 0;
+}
+
 static int readsplice(const char *path)
 {
 	char buf[100];
@@ -766,6 +815,10 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "splice"))
 		return splice_once(argv[2], (size_t)atol(argv[3]),
 				   argc >= 5 && !strcmp(argv[4], "wait"));
+	if (argc >= 5 && !strcmp(argv[1], "readdrain"))
+		return readdrain(argv[2], argv[3], (size_t)atol(argv[4]));
+	if (argc >= 4 && !strcmp(argv[1], "splicedrain"))
+		return splicedrain(argv[2], argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "readsplice"))
 		return readsplice(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "latency"))
@@ -776,6 +829,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
 			"       drain FILE | sync N | time CMD... | reread FILE |\n"
 			"       rawdump [--splice] FILE | splice FILE LEN [wait] | readsplice FILE |\n"
+			"       splicedrain FILE OUT | readdrain FILE OUT BYTES |\n"
 			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS\n");
 		return 2;

@@ -78,14 +78,14 @@ expect_eq "events kept + overwritten = the 3000 written" "$((n + over))" "3000"
 echo "$old_kb" > $K/per_cpu/cpu0/buffer_size_kb
 echo > $K/trace
 
-# kmark record takes the same pages: a recording of these events.
-kmark record -q -t 1 -o /tmp/spl.dat sys_sync 2> /tmp/rec.err &
+# kmark record -S splices the same pages into its files.
+kmark record -S -q -t 1 -o /tmp/spl.dat sys_sync 2> /tmp/rec.err &
 r=$!
 sleep 0.3
 taskset 1 kmark-testprog sync 600
 wait $r
 diag "$(cat /tmp/rec.err)"
-expect_eq "kmark record: 600 events on CPU 0, none lost" \
+expect_eq "kmark record -S: 600 events on CPU 0, none lost" \
 	"$(grep -c '^kmark: CPU 0: 600 events, .*; lost 0$' /tmp/rec.err) $(grep -c 'recorded 600 events, 0 lost' /tmp/rec.err)" "1 1"
 rm -f /tmp/spl.out /tmp/rd.out /tmp/all.out /tmp/lost.out /tmp/wait.out /tmp/spl.dat
 reset_kmark

@@ -17,7 +17,7 @@
 
 const char *const usage_record =
 	"usage: kmark record [-B NAME] -o FILE [-F text|dat] [-t SECONDS] [-k]\n"
-	"                    [-b KB] [-C CLOCK] [-m KB] [-q] [--no-fallback] EVENT...\n"
+	"                    [-b KB] [-C CLOCK] [-m KB] [-q] [-S] [--no-fallback] EVENT...\n"
 	"\n"
 	"Enable EVENTs (like 'kmark enable', kprobe fallback included), clear\n"
 	"the trace buffer, set tracing_on to 1, and record for SECONDS, or\n"
@@ -36,9 +36,10 @@ const char *const usage_record =
 	"        module's name): open it with 'trace-cmd report', KernelShark,\n"
 	"        or 'kmark report'.\n"
 	"dat: a thread per CPU moves that CPU's pages into a file of its own\n"
-	"with splice() (no copy to kmark, no look at the events), woken as the\n"
-	"kernel's buffer_percent says, and reads the last, partial pages at the\n"
-	"end; the largest file becomes FILE, the others are copied into it.\n"
+	"(read() into a 1 MiB buffer, a write() when it is full and before\n"
+	"each sleep; no look at the events), woken as the kernel's\n"
+	"buffer_percent says; the largest file becomes FILE, the others are\n"
+	"copied into it.\n"
 	"Events lost in the kernel show in the trace.dat as ftrace's do (the\n"
 	"page after the loss is marked), and the summary says, for each CPU,\n"
 	"how many events were recorded and how many were lost and why (from\n"
@@ -68,6 +69,9 @@ const char *const usage_record =
 	"                         newest: older pages are overwritten (and\n"
 	"                         counted as lost, the first page kept marked)\n"
 	"  -q, --quiet            no progress line\n"
+	"  -S, --splice           dat: splice() the full pages into the files\n"
+	"                         (no copy out of the kernel; slower into the\n"
+	"                         page cache than read() and write())\n"
 	"  -n, --no-fallback      never define kprobe events\n"
 	KM_HELP_INSTANCE
 	"  -h, --help             show this help\n";
@@ -486,6 +490,7 @@ int cmd_record(int argc, char **argv)
 		{ "clock", required_argument, NULL, 'C' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "splice", no_argument, NULL, 'S' },
 		{ "no-fallback", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		KM_OPT_INSTANCE,
@@ -500,10 +505,10 @@ int cmd_record(int argc, char **argv)
 	int opt, i, nenabled = 0, fd, err, ret = KM_EXIT_OK;
 	unsigned long max_kb = 0, v;
 	double seconds = 0;
-	bool dat, keep = false, opened = false;
+	bool dat, keep = false, opened = false, use_splice = false;
 	char *path;
 
-	while ((opt = getopt_long(argc, argv, "B:o:F:t:kb:C:m:qnh", opts,
+	while ((opt = getopt_long(argc, argv, "B:o:F:t:kb:C:m:qSnh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -545,6 +550,9 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			d.quiet = true;
 			break;
+		case 'S':
+			use_splice = true;
+			break;
 		case 'n':
 			eo.no_fallback = true;
 			break;
@@ -567,6 +575,8 @@ int cmd_record(int argc, char **argv)
 	dat = format ? !strcmp(format, "dat") : has_suffix(file, ".dat");
 	if (max_kb && !dat)
 		usage_error("record", "-m is for the dat format");
+	if (use_splice && !dat)
+		usage_error("record", "-S is for the dat format");
 	if (dat) {
 		ret = dat_header(&d.hdr);
 		if (ret)
@@ -591,7 +601,7 @@ int cmd_record(int argc, char **argv)
 		char *per_cpu = ctl_path("per_cpu");
 
 		ret = rec_open(&d.rec, per_cpu, file, d.hdr.page_size,
-			       d.max_bytes);
+			       d.max_bytes, use_splice);
 		free(per_cpu);
 		opened = true;
 	}

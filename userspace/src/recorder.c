@@ -2,20 +2,25 @@
 /*
  * The recorder of "kmark record -o FILE.dat": a thread per CPU moves the
  * pages of per_cpu/cpuN/trace_pipe_raw into a file of its own, with no
- * look at what they hold (trace-cmd's recorder does the same):
+ * look at what they hold:
  *
- *   poll(trace_pipe_raw, stop)       woken at buffer_percent, or to stop
- *   splice(trace_pipe_raw -> pipe)   the full pages, not copied
- *   splice(pipe -> CPU file)         one copy, into the page cache
- *   read() + pwrite()                the page being written (it is not
- *                                    full: splice leaves it), and kernels
- *                                    without splice
+ *   poll(trace_pipe_raw, stop)     woken at buffer_percent, or to stop
+ *   read() page after page         into a buffer of up to 1 MiB, until
+ *                                  there is nothing (EAGAIN)
+ *   pwrite() of the buffer         when full, and before each sleep
  *
  * so no CPU's pages wait behind another's, and nothing waits longer than
- * the kernel's wake-up (buffer_percent). Each CPU file keeps its first page
- * free: the largest one becomes the trace.dat, the header written there
- * and the other CPUs' pages copied after its own (datfile.c). With -m, a
- * CPU file is a ring of whole pages (recplan.c).
+ * the kernel's wake-up (buffer_percent). With --splice, the full pages go
+ * through a pipe instead (splice() from trace_pipe_raw, which hands them
+ * over without a copy, then splice() into the file, which copies them into
+ * the page cache) and the page being written is read() at the end. On the
+ * file systems measured (make bench: the guest's ramfs) read() and a
+ * large write() are the faster: a splice into a file costs a pipe buffer,
+ * a page allocated for the ring buffer and freed again, and the kernel's
+ * iter_file_splice_write() for each page. Each CPU file keeps its first
+ * page free: the largest one becomes the trace.dat, the header written
+ * there and the other CPUs' pages copied after its own (datfile.c). With
+ * -m, a CPU file is a ring of whole pages (recplan.c).
  *
  * A regular file in place of trace_pipe_raw (the host tests' fake control
  * directory) ends with end of file; the kernel's never does.
@@ -38,6 +43,8 @@
 
 /* the pipe of a CPU: up to 1 MiB of pages per splice */
 #define REC_PIPE_BYTES	(1 << 20)
+/* the buffer of read() pages */
+#define REC_BUF_BYTES	(1 << 20)
 
 /* highest N of per_cpu/cpuN + 1; 0 when there is none */
 static unsigned int count_cpus(const char *per_cpu)
@@ -92,15 +99,14 @@ static int drain_pipe(struct rec_cpu *c, size_t n)
 	return 0;
 }
 
-/* write a page read with read() */
-static int put_page(struct rec_cpu *c)
+/* write the whole pages of the buffer (read() pages) */
+static int flush(struct rec_cpu *c)
 {
-	size_t left = c->page_size;
-	const unsigned char *p = c->page;
+	size_t whole = c->fill - c->fill % c->page_size, done = 0;
 
-	while (left) {
-		size_t room = rot_room(&c->rot, left);
-		ssize_t w = pwrite(c->out, p, room,
+	while (done < whole) {
+		size_t room = rot_room(&c->rot, whole - done);
+		ssize_t w = pwrite(c->out, c->buf + done, room,
 				   (off_t)(c->base + c->rot.head));
 
 		if (w < 0 && errno == EINTR)
@@ -112,10 +118,10 @@ static int put_page(struct rec_cpu *c)
 		rot_advance(&c->rot, (size_t)w);
 		__atomic_add_fetch(&c->bytes, (unsigned long long)w,
 				   __ATOMIC_RELAXED);
-		p += w;
-		left -= (size_t)w;
+		done += (size_t)w;
 	}
-	c->fill = 0;
+	memmove(c->buf, c->buf + whole, c->fill - whole);
+	c->fill -= whole;
 	return 0;
 }
 
@@ -156,17 +162,22 @@ static long long splice_pages(struct rec_cpu *c)
 }
 
 /*
- * read() pages: one (@all false), or all there are. 1 when a page came, 0
- * when none (EAGAIN, end of file), -1 on an error.
+ * read() pages into the buffer, written out when it is full: one page
+ * (@all false) or all there are. 1 when a page came, 0 when none (EAGAIN,
+ * end of file), -1 on an error.
  */
 static int read_pages(struct rec_cpu *c, bool all)
 {
 	int got = 0;
 
 	while (!c->eof) {
-		ssize_t n = read(c->in, c->page + c->fill,
-				 c->page_size - c->fill);
+		size_t part = c->fill % c->page_size;
+		ssize_t n;
 
+		if (c->fill + c->page_size - part > c->buf_bytes &&
+		    flush(c))
+			return -1;
+		n = read(c->in, c->buf + c->fill, c->page_size - part);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -177,16 +188,14 @@ static int read_pages(struct rec_cpu *c, bool all)
 		}
 		if (n == 0) {
 			/* end of file; a partial page at the end is dropped */
-			if (c->fill)
+			if (part)
 				c->partial = true;
 			c->eof = true;
 			break;
 		}
 		c->fill += (size_t)n;
-		if (c->fill < c->page_size)
+		if (c->fill % c->page_size)
 			continue;
-		if (put_page(c))
-			return -1;
 		got = 1;
 		if (!all)
 			break;
@@ -206,29 +215,25 @@ static void *cpu_thread(void *arg)
 			{ .fd = c->in, .events = POLLIN },
 			{ .fd = r->stop[0], .events = POLLIN },
 		};
-		long long moved;
-		int got;
+		long long moved = 0;
 
 		stopping = __atomic_load_n(&r->stopping, __ATOMIC_ACQUIRE);
-		moved = splice_pages(c);
+		if (!c->use_read)
+			moved = splice_pages(c);
 		if (moved < 0)
 			break;
-		if (stopping) {
-			/* what is left: full pages above, the others here */
-			read_pages(c, true);
+		/*
+		 * read(): every page there is. splice(): the full pages went
+		 * above; the page being written is read at the end, or when
+		 * woken with no full page (buffer_percent 0), or poll() would
+		 * wake at once again.
+		 */
+		if ((c->use_read || stopping || (!moved && c->woken)) &&
+		    read_pages(c, c->use_read || stopping) < 0)
 			break;
-		}
-		if (!moved && c->woken) {
-			/*
-			 * Woken with no full page (the page being written:
-			 * buffer_percent 0, or a kernel without splice):
-			 * read() it, or poll() would wake at once again.
-			 */
-			got = read_pages(c, c->use_read);
-			if (got < 0)
-				break;
-		}
-		if (c->eof)
+		if (flush(c))
+			break;
+		if (stopping || c->eof)
 			break;
 		c->woken = false;
 		if (poll(p, 2, -1) < 0 && errno != EINTR) {
@@ -274,7 +279,8 @@ static int tmp_file(const char *out_path, unsigned int cpu, char **path)
 }
 
 int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
-	     unsigned int page_size, unsigned long long max_bytes)
+	     unsigned int page_size, unsigned long long max_bytes,
+	     bool use_splice)
 {
 	unsigned int cpu, nopen = 0;
 	char path[64];
@@ -297,6 +303,7 @@ int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
 		c->in = c->out = c->pipe[0] = c->pipe[1] = -1;
 		c->page_size = page_size;
 		c->base = page_size;	/* the trace.dat's first page */
+		c->use_read = !use_splice;
 		rot_init(&c->rot, max_bytes, page_size);
 	}
 	if (pipe2(r->stop, O_CLOEXEC) || pipe2(r->done, O_CLOEXEC)) {
@@ -325,7 +332,12 @@ int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
 			continue;
 		}
 		nopen++;
-		c->page = xmalloc(page_size);
+		c->buf_bytes = REC_BUF_BYTES - REC_BUF_BYTES % page_size;
+		if (c->buf_bytes < page_size)
+			c->buf_bytes = page_size;
+		c->buf = xmalloc(c->buf_bytes);
+		if (!use_splice)
+			continue;
 		if (pipe2(c->pipe, O_CLOEXEC)) {
 			info("pipe: %s", strerror(errno));
 			return KM_EXIT_ERROR;
@@ -460,7 +472,7 @@ void rec_close(struct recorder *r, int keep_cpu)
 		if (c->path && (int)cpu != keep_cpu)
 			unlink(c->path);
 		free(c->path);
-		free(c->page);
+		free(c->buf);
 	}
 	if (r->stop[0] >= 0)
 		close(r->stop[0]);

@@ -26,9 +26,9 @@ struct rec_cpu {
 	unsigned long long base;	/* the file's data start (a page) */
 	struct rot rot;		/* where the pages go in it */
 	unsigned long long bytes;	/* written (atomic: the progress line) */
-	unsigned char *page;	/* read(): the page being read */
-	size_t fill;
-	bool use_read;		/* this file has no splice() */
+	unsigned char *buf;	/* read() pages, not yet written */
+	size_t buf_bytes, fill;
+	bool use_read;		/* read(), not splice() */
 	bool woken;		/* poll() said there is data */
 	bool eof, partial;	/* end of file (a regular file), mid-page */
 	int err;		/* the first error, and what failed */
@@ -50,10 +50,12 @@ struct recorder {
 /*
  * Open trace_pipe_raw of every CPU in the directory per_cpu, and a file
  * per CPU next to out_path (OUT.cpuN.XXXXXX). max_bytes: -m (0: none).
+ * use_splice: splice() the full pages (read() where there is none).
  * 0, or an exit code after saying why.
  */
 int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
-	     unsigned int page_size, unsigned long long max_bytes);
+	     unsigned int page_size, unsigned long long max_bytes,
+	     bool use_splice);
 /* start the threads; 0 or an exit code */
 int rec_start(struct recorder *r);
 /*

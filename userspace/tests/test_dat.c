@@ -297,6 +297,21 @@ static void make_ctl(struct scratch *s, const char *arch)
 	free(txt);
 }
 
+/* fixtures/raw-ARCH's pages as trace_pipe_raw again */
+static void make_ctl_pages(struct scratch *s, const char *arch)
+{
+	char from[512], to[512];
+	int cpu;
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(from, sizeof(from), "%s/raw-%s/cpu%d.raw", fixtures,
+			 arch, cpu);
+		snprintf(to, sizeof(to), "%s/per_cpu/cpu%d/trace_pipe_raw",
+			 s->dir, cpu);
+		copy_file(from, to);
+	}
+}
+
 struct lines {
 	struct strlist l;
 	struct ef_buf b;
@@ -530,6 +545,28 @@ static void test_arch(const char *arch)
 	free(a);
 
 	test_read_back(arch, dat, fix);
+
+	/* -S: the pages through splice(): the same file */
+	{
+		char sdat[300];
+		size_t la = 0, lb = 0;
+		const char *const argv[] = { "-d", s.dir, "record", "-S", "-o",
+					     sdat, "sched_switch", "sys_sync",
+					     NULL };
+
+		snprintf(sdat, sizeof(sdat), "%s/%s-splice.dat", s.root, arch);
+		make_ctl_pages(&s, arch);
+		proc_run(&r, s.root, NULL, NULL, argv);
+		check_ll(r.rc, 0, "dat %s: record -S (splice) exits 0", arch);
+		proc_result_free(&r);
+		a = read_all(dat, &la);
+		b = read_all(sdat, &lb);
+		check(a && b && la == lb && !memcmp(a, b, la),
+		      "dat %s: record -S writes the same trace.dat, byte for byte",
+		      arch);
+		free(a);
+		free(b);
+	}
 
 	/*
 	 * Into a FIFO: the pages cannot be copied in the kernel there

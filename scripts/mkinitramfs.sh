@@ -31,13 +31,16 @@ if [ -f "$top/userspace/Makefile" ]; then
 	[ -x "$kmark_bin" ] || die "userspace build did not produce $kmark_bin"
 fi
 
-# The guest tests' helper program, static for the guest's arch.
-testprog=$out/kmark-testprog
+# The guest tests' helper programs, static for the guest's arch:
+# kmark-testprog and the fuzzer kmark-fuzz (qemu-tests/stress.d/30-fuzz.sh).
 m32=; [ "$arch" = i386 ] && m32=-m32
-if [ ! -x "$testprog" ] || [ "$top/qemu-tests/kmark-testprog.c" -nt "$testprog" ]; then
-	cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$testprog" \
-		"$top/qemu-tests/kmark-testprog.c" || die "building kmark-testprog failed"
-fi
+for prog in kmark-testprog kmark-fuzz; do
+	bin=$out/$prog
+	if [ ! -x "$bin" ] || [ "$top/qemu-tests/$prog.c" -nt "$bin" ]; then
+		cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$bin" \
+			"$top/qemu-tests/$prog.c" || die "building $prog failed"
+	fi
+done
 
 # task_struct offsets for the guest's kprobe tests, from this very build:
 # qemu-tests/offsets/kmark_offsets.c as the single target of an M= build,
@@ -96,7 +99,8 @@ mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 	done
 	# The documents' guest commands, as a test (qemu-tests/doc_commands.py).
 	echo "file /tests/test.d/15-doc-commands.sh $out/doc-commands.sh 0755 0 0"
-	echo "file /bin/kmark-testprog $testprog 0755 0 0"
+	echo "file /bin/kmark-testprog $out/kmark-testprog 0755 0 0"
+	echo "file /bin/kmark-fuzz $out/kmark-fuzz 0755 0 0"
 	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
 	if [ -d "$modroot/lib/modules" ]; then

@@ -12,6 +12,8 @@
  *   events/SYS/NAME/filter     ftrace's filter grammar (kmark_filter.c)
  *   events/SYS/NAME/format     the record layout
  *   events/SYS/NAME/id         the id in each record (common_type)
+ *   events/SYS/NAME/trigger    ftrace's event triggers (kmark_trigger.c)
+ *   events/SYS/NAME/hist       hist triggers' tables (kmark_hist.c)
  *   set_event                  names, SYS:NAME, globs, !name
  *   available_events           SYS:NAME of every event
  *   available_markers          kmark's own list: "NAME FORMAT [module]"
@@ -95,7 +97,8 @@ struct kmark_event_file *kmark_event_file_get(struct inode *inode)
 	return file;
 }
 
-static void kmark_event_file_release_ref(struct kmark_event_file *file)
+/* Release what kmark_event_file_get() took. */
+void kmark_event_file_release(struct kmark_event_file *file)
 {
 	struct kmark_instance *inst = file->inst;
 
@@ -147,7 +150,7 @@ static int kmark_file_attach(struct kmark_event_file *file)
 	ret = kmark_buffer_ensure(file->inst);
 	if (ret)
 		return ret;
-	if (m->ops)
+	if (m->ops && m->ops->enable)
 		ret = m->nr_attached ? 0 : m->ops->enable(m);
 	else if (!m->always_on)
 		ret = __kmark_probe_register(m, kmark_record_probe, file);
@@ -162,7 +165,7 @@ static void kmark_file_detach(struct kmark_event_file *file)
 	struct kmark_marker *m = file->m;
 
 	WRITE_ONCE(m->nr_attached, m->nr_attached - 1);
-	if (m->ops) {
+	if (m->ops && m->ops->enable) {
 		if (!m->nr_attached)
 			m->ops->disable(m);
 	} else if (!m->always_on) {
@@ -349,7 +352,12 @@ static int kmark_event_file_mkdir(struct kmark_event_file *file)
 	    kmark_fs_file_d("format", 0400, ed, file, &kmark_format_fops,
 			    file->dents[KMARK_EVF_FORMAT]) ||
 	    kmark_fs_file_d("id", 0400, ed, file, &kmark_id_fops,
-			    file->dents[KMARK_EVF_ID])) {
+			    file->dents[KMARK_EVF_ID]) ||
+	    kmark_fs_file_d("trigger", 0600, ed, file, &kmark_trigger_fops,
+			    file->dents[KMARK_EVF_TRIGGER]) ||
+	    (IS_ENABLED(CONFIG_KMARK_HIST) &&
+	     kmark_fs_file_d("hist", 0400, ed, file, &kmark_hist_fops,
+			     file->dents[KMARK_EVF_HIST]))) {
 		kmark_fs_forget(&file->dents[0][0], KMARK_NR_EVF * KMARK_NR_FS);
 		kmark_fs_remove(ed);
 		return -ENOMEM;
@@ -376,6 +384,8 @@ static struct kmark_event_file *kmark_event_file_new(struct kmark_marker *m,
 		goto nomem;
 	if (kmark_event_file_mkdir(file))
 		goto nomem_sys;
+	if (!m->always_on && test_bit(KMARK_OPT_STACKTRACE, &inst->options))
+		set_bit(KMARK_EF_STACK_BIT, &file->flags);
 	list_add_tail(&file->list, &inst->files);
 	list_add_tail_rcu(&file->mlist, &m->files);
 	return file;
@@ -395,6 +405,9 @@ nomem:
 static void kmark_event_file_remove(struct kmark_event_file *file)
 {
 	lockdep_assert_held(&kmark_mutex);
+	/* Triggers of other events that switch this one, then its own. */
+	kmark_triggers_drop_target(file);
+	kmark_triggers_free_file(file);
 	while (file->sm_ref)
 		kmark_event_enable(file, false, true);
 	kmark_event_enable(file, false, false);
@@ -523,7 +536,7 @@ static int kmark_ev_open(struct inode *inode, struct file *f)
 
 static int kmark_ev_release(struct inode *inode, struct file *f)
 {
-	kmark_event_file_release_ref(f->private_data);
+	kmark_event_file_release(f->private_data);
 	return 0;
 }
 
@@ -1049,12 +1062,12 @@ static int _name##_open(struct inode *inode, struct file *f)		\
 		return -ENODEV;						\
 	ret = single_open(f, _name##_show, file);			\
 	if (ret)							\
-		kmark_event_file_release_ref(file);			\
+		kmark_event_file_release(file);			\
 	return ret;							\
 }									\
 static int _name##_release(struct inode *inode, struct file *f)		\
 {									\
-	kmark_event_file_release_ref(((struct seq_file *)f->private_data)->private); \
+	kmark_event_file_release(((struct seq_file *)f->private_data)->private); \
 	return single_release(inode, f);				\
 }									\
 static const struct file_operations _name##_fops = {			\

@@ -662,6 +662,8 @@ int kmark_set_clock(struct kmark_instance *inst, unsigned int clock)
 	if (clock >= ARRAY_SIZE(kmark_clocks))
 		return -EINVAL;
 	inst->clock = clock;
+	if (inst->snapshot)
+		ring_buffer_set_clock(inst->snapshot, kmark_clocks[clock].func);
 	if (inst->buffer) {
 		ring_buffer_set_clock(inst->buffer, kmark_clocks[clock].func);
 		mutex_lock(&inst->read_mutex);
@@ -765,10 +767,15 @@ void kmark_cpumask_apply(struct kmark_instance *inst, const struct cpumask *old)
 		bool was = cpumask_test_cpu(cpu, old);
 		bool now = cpumask_test_cpu(cpu, inst->cpumask);
 
-		if (was && !now)
+		if (was && !now) {
 			ring_buffer_record_disable_cpu(inst->buffer, cpu);
-		else if (!was && now)
+			if (inst->snapshot)
+				ring_buffer_record_disable_cpu(inst->snapshot, cpu);
+		} else if (!was && now) {
 			ring_buffer_record_enable_cpu(inst->buffer, cpu);
+			if (inst->snapshot)
+				ring_buffer_record_enable_cpu(inst->snapshot, cpu);
+		}
 	}
 }
 
@@ -817,6 +824,7 @@ static const struct file_operations kmark_cpumask_fops = {
 static const char * const kmark_opt_names[KMARK_NR_OPTS] = {
 	[KMARK_OPT_EVENT_FORK] = "event-fork",
 	[KMARK_OPT_OVERWRITE] = "overwrite",
+	[KMARK_OPT_STACKTRACE] = "stacktrace",
 };
 
 static ssize_t kmark_opt_read(struct file *file, char __user *ubuf,
@@ -862,6 +870,8 @@ static ssize_t kmark_opt_write(struct file *file, const char __user *ubuf,
 	}
 	if (!ret)
 		assign_bit(opt, &inst->options, val);
+	if (!ret && opt == KMARK_OPT_STACKTRACE)
+		kmark_options_apply(inst);
 	mutex_unlock(&kmark_mutex);
 	if (ret)
 		return ret;
@@ -1096,7 +1106,7 @@ static const char kmark_readme[] =
 	"\n  tracing_cpumask\t- Limit which CPUs to trace\n"
 	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
 	"\t\t\t  Remove sub-buffer with rmdir\n"
-	"  options/\t\t- event-fork, overwrite: write 1 or 0\n"
+	"  options/\t\t- event-fork, overwrite, stacktrace: write 1 or 0\n"
 	"  saved_cmdlines\t- pid and comm of tasks seen in the buffer\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
 #ifdef CONFIG_KMARK_KPROBES
@@ -1225,6 +1235,8 @@ static int __init kmark_fs_init(void)
 			      &kmark_top, NULL, kmark_top_files[i].fops);
 	kmark_events_create_top_files();
 	kmark_kprobe_create_files(&kmark_top);
+	if (IS_ENABLED(CONFIG_KMARK_HIST))
+		kmark_synth_create_files(&kmark_top);
 	kmark_instances_init();
 	if (kmark_top_inst_create_files())
 		pr_warn("some files of /sys/kernel/debug/kmark are missing: out of memory\n");

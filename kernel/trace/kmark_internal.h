@@ -136,8 +136,9 @@ struct seq_file;
 struct dentry;
 
 /**
- * struct kmark_event_ops - what makes a dynamic event (a kprobe event)
- * @enable:	start firing (the first event file attached; kmark_mutex held)
+ * struct kmark_event_ops - what makes a dynamic event (kprobe, synthetic)
+ * @enable:	start firing (the first event file attached; kmark_mutex
+ *		held); NULL: it fires through its probes (kmark_marker_fire())
  * @disable:	stop firing (the last one detached; kmark_mutex held)
  * @show:	the rest of its available_markers line, after the name
  */
@@ -169,6 +170,8 @@ struct kmark_event_ops {
  * @module:	the module whose kmark() sites brought it, or NULL (vmlinux,
  *		and dynamic events); its name, format and this are kmark's
  *		copies, kept after the module is gone (records still render)
+ * @print:	renders its fields itself (kernel_stack), or NULL
+ * @print_format: prints its format file's fields itself, or NULL
  * @gone:	its module went: out of the namespace, kept for its records
  * @always_on:	records whenever tracing is on (trace_marker's event): not in
  *		set_event, no enable file
@@ -196,6 +199,9 @@ struct kmark_marker {
 	unsigned int nr_attached;
 	const struct kmark_event_ops *ops;
 	const char *module;
+	void (*print)(struct seq_buf *s, const struct kmark_marker *m,
+		      const void *rec, unsigned int len);
+	void (*print_format)(struct seq_buf *s, const struct kmark_marker *m);
 	bool gone;
 	bool always_on;
 	u8 pid_field;
@@ -215,6 +221,8 @@ struct kmark_marker {
  *   SOFT_DISABLED  attached but not recording (the user did not enable it,
  *		    or a disable_event trigger fired)
  *   TRIGGER_MODE   it has triggers; tm_ref counts them
+ *   STACK	    its instance's options/stacktrace: a kernel stack after
+ *		    each record
  *   FREED	    its event or instance is gone; its files refuse service
  *
  * The recorder records when ENABLED and not SOFT_DISABLED; it runs the
@@ -225,6 +233,7 @@ enum {
 	KMARK_EF_SOFT_MODE_BIT,
 	KMARK_EF_SOFT_DISABLED_BIT,
 	KMARK_EF_TRIGGER_MODE_BIT,
+	KMARK_EF_STACK_BIT,
 	KMARK_EF_FREED_BIT,
 };
 
@@ -232,7 +241,11 @@ enum {
 #define KMARK_EF_SOFT_MODE	BIT(KMARK_EF_SOFT_MODE_BIT)
 #define KMARK_EF_SOFT_DISABLED	BIT(KMARK_EF_SOFT_DISABLED_BIT)
 #define KMARK_EF_TRIGGER_MODE	BIT(KMARK_EF_TRIGGER_MODE_BIT)
+#define KMARK_EF_STACK		BIT(KMARK_EF_STACK_BIT)
 #define KMARK_EF_FREED		BIT(KMARK_EF_FREED_BIT)
+/* What sends a hit down the recorder's slow path (one test on the fast one). */
+#define KMARK_EF_SLOW		(KMARK_EF_SOFT_DISABLED | KMARK_EF_TRIGGER_MODE | \
+				 KMARK_EF_STACK)
 
 struct kmark_subsys;
 
@@ -518,6 +531,11 @@ enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
  *		refused while there are any; under kmark_mutex
  * @name:	its directory name under instances/ ("" for the top)
  * @buffer:	its ring buffer, allocated on first use, freed at removal
+ * @snapshot:	its snapshot buffer (the snapshot file, snapshot triggers),
+ *		swapped with @buffer under @snap_lock, or NULL
+ * @snap_lock:	serialises swaps (a trigger's: any context, so a try)
+ * @buf_users:	open readers of its buffers (trace, snapshot, trace_pipe,
+ *		trace_pipe_raw): the snapshot is not freed under them
  * @tracing_on:	record or not (read locklessly on the recording path)
  * @buffer_kb:	per-CPU buffer size in KiB
  * @clock:	index of its trace_clock (kmark_fs.c's table)
@@ -557,6 +575,9 @@ struct kmark_instance {
 	unsigned int ref;
 	char name[KMARK_INSTANCE_NAME_MAX];
 	struct trace_buffer *buffer;
+	struct trace_buffer *snapshot;
+	raw_spinlock_t snap_lock;
+	atomic_t buf_users;
 	bool tracing_on;
 	unsigned long buffer_kb;
 	unsigned int clock;
@@ -611,14 +632,21 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 void kmark_comms_show_table(struct seq_file *m);
 int kmark_cmdlines_show(struct seq_file *m, void *v);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
+/* A record between reserve and commit: the buffer it is in, its event. */
+struct kmark_rec {
+	struct trace_buffer *buf;
+	struct ring_buffer_event *event;
+};
+
 struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
 				  size_t size, bool from_hit,
-				  struct ring_buffer_event **evp);
-void kmark_discard(struct kmark_instance *inst,
-		   struct ring_buffer_event *event);
+				  struct kmark_rec *rec);
+void kmark_discard(struct kmark_instance *inst, struct kmark_rec *rec);
 int kmark_record_text(struct kmark_event_file *file, const char *text,
 		      unsigned int len);
-void kmark_commit(struct kmark_instance *inst);
+void kmark_commit(struct kmark_instance *inst, struct kmark_rec *rec);
+void kmark_fill_hdr(struct kmark_entry *e, u16 id, bool from_hit);
+void kmark_options_apply(struct kmark_instance *inst);
 void kmark_count_unwatched(void);
 void kmark_set_comm_id(struct kmark_entry *e);
 
@@ -780,6 +808,7 @@ int kmark_read_create_files(struct kmark_instance *inst);
 /* kmark_events.c: event files, events/, set_event, available_events */
 struct kmark_event_file *kmark_event_file_get(struct inode *inode);
 void kmark_event_file_put(struct kmark_event_file *file);
+void kmark_event_file_release(struct kmark_event_file *file);
 int kmark_event_enable(struct kmark_event_file *file, bool enable,
 		       bool soft);
 int kmark_event_files_add(struct kmark_marker *m);
@@ -856,6 +885,110 @@ bool kmark_filter_needs_comm_id(const struct kmark_filter *flt);
 const char *kmark_filter_text(const struct kmark_filter *flt);
 void kmark_filter_free(struct kmark_filter *flt);
 void kmark_filter_free_rcu(struct kmark_filter *flt);
+
+/* kmark_trigger.c: events/SYS/NAME/trigger */
+struct kmark_trigger;
+
+/**
+ * struct kmark_trigger_cmd - a kind of trigger (ftrace's event_command)
+ * @name:	what the trigger file takes ("traceoff")
+ * @parse:	its ":PARAM" part (NULL: none but the count); it leaves what
+ *		follows in @rest for the count; @err on failure
+ * @reg:	set up what it needs (kmark_mutex held); @reg_err on failure
+ * @unreg:	undo @reg
+ * @same:	whether two triggers of this kind are the same one (NULL: any
+ *		two are)
+ * @fire:	it fired (recording path, any context): whether it did
+ *		something (counts are spent only then)
+ * @print:	what the file shows after the name ("enable_event:sys:name")
+ * @show:	the whole line, for kinds that print their own (hist)
+ * @free:	free what @parse allocated
+ * @update:	a trigger the same as one there was written: act on the one
+ *		there (hist's pause, continue, clear); -EEXIST if it does not
+ * @busy:	why the trigger cannot be removed now, or NULL
+ * @post:	fires after the event's record is committed
+ * @own_count:	@parse takes the whole parameter (no ":COUNT")
+ */
+struct kmark_trigger_cmd {
+	const char *name;
+	int (*parse)(struct kmark_trigger *t, char *param, const char **err);
+	int (*reg)(struct kmark_trigger *t);
+	void (*unreg)(struct kmark_trigger *t);
+	bool (*same)(const struct kmark_trigger *a,
+		     const struct kmark_trigger *b);
+	bool (*fire)(struct kmark_trigger *t, const struct kmark_entry *hdr,
+		     const void *rec, unsigned int len);
+	void (*print)(struct seq_file *m, const struct kmark_trigger *t);
+	void (*show)(struct seq_file *m, const struct kmark_trigger *t);
+	void (*free)(struct kmark_trigger *t);
+	int (*update)(struct kmark_trigger *old, struct kmark_trigger *new);
+	const char *(*busy)(const struct kmark_trigger *t);
+	const char *reg_err;
+	bool post;
+	bool own_count;
+};
+
+/**
+ * struct kmark_trigger - a trigger on an event file (ftrace's
+ *			  event_trigger_data)
+ * @list:	in its file's @triggers (RCU; changed under kmark_mutex)
+ * @cmd:	its kind
+ * @file:	the event file whose trigger file has it
+ * @count:	firings left (-1: unlimited)
+ * @paused:	hist's pause
+ * @filter:	its "if FILTER", or NULL
+ * @filter_str:	the filter as written
+ * @target:	enable_event/disable_event: the event file it switches (held)
+ * @rest:	parse's scratch: the text after the parameter
+ * @flags:	the kind's own (hist: pause, continue, clear as written)
+ * @data:	the kind's own (hist: its table)
+ * @rcu:	freed after a grace period
+ */
+struct kmark_trigger {
+	struct list_head list;
+	const struct kmark_trigger_cmd *cmd;
+	struct kmark_event_file *file;
+	long count;
+	bool paused;
+	bool removing;		/* parsed from '!': filters are not compared */
+	struct kmark_filter __rcu *filter;
+	char *filter_str;
+	struct kmark_event_file *target;
+	char *rest;
+	unsigned int flags;
+	void *data;
+	struct rcu_head rcu;
+};
+
+extern const struct kmark_trigger_cmd kmark_traceon_cmd, kmark_traceoff_cmd,
+	kmark_snapshot_cmd, kmark_stacktrace_cmd, kmark_enable_event_cmd,
+	kmark_disable_event_cmd, kmark_hist_cmd;
+extern const struct file_operations kmark_trigger_fops;
+void kmark_triggers_call(struct kmark_event_file *file,
+			 const struct kmark_entry *hdr, const void *rec,
+			 unsigned int len, unsigned long *post);
+void kmark_triggers_post(struct kmark_event_file *file,
+			 const struct kmark_entry *hdr, const void *rec,
+			 unsigned int len, unsigned long post);
+void kmark_triggers_free_file(struct kmark_event_file *file);
+void kmark_triggers_drop_target(struct kmark_event_file *target);
+
+extern const struct file_operations kmark_hist_fops;
+
+/* kmark_synth.c: synthetic events */
+struct kmark_marker *kmark_synth_find(const char *name);
+void kmark_synth_get(struct kmark_marker *m);
+void kmark_synth_put(struct kmark_marker *m);
+bool kmark_synth_field_is_str(const struct kmark_marker *m, unsigned int i);
+void kmark_synth_fire(struct kmark_marker *m, const u64 *vals);
+int kmark_synth_create_files(const struct kmark_dir *dir);
+void kmark_marker_fire(struct kmark_marker *m, const void *args);
+
+/* kmark_record.c: the snapshot buffer, the kernel stack event */
+int kmark_snapshot_alloc(struct kmark_instance *inst);
+int kmark_snapshot_swap(struct kmark_instance *inst);
+void kmark_snapshot_free(struct kmark_instance *inst);
+void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);

@@ -236,28 +236,19 @@ static unsigned int kmark_kprobe_first_arg(const struct kmark_kprobe *tk)
 }
 
 /*
- * Record one hit: the fixed part (the probe's addresses and each argument
- * at its field's offset and size), then the strings, as the event's layout
- * and format file say.
+ * A hit's fields into record @e (its header is filled): the fixed part
+ * (the probe's addresses and each argument at its field's offset and
+ * size), then the strings, as the event's layout and format file say.
  */
-/* One record of a hit into @file's instance; the values were fetched once. */
-static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
-					    struct kmark_event_file *file,
-					    const u64 *vals, const int *slen,
-					    size_t size, unsigned long ip,
-					    unsigned long func)
+static void notrace kmark_kprobe_fill(struct kmark_kprobe *tk,
+				      struct kmark_entry *e, const u64 *vals,
+				      const int *slen, unsigned long ip,
+				      unsigned long func)
 {
-	struct kmark_instance *inst = file->inst;
 	const struct kmark_layout *l = tk->marker.layout;
 	unsigned int first = kmark_kprobe_first_arg(tk), i;
-	struct ring_buffer_event *event;
-	const struct kmark_filter *flt;
-	struct kmark_entry *e;
 	u8 *dst;
 
-	e = kmark_reserve(inst, tk->marker.id, size, false, &event);
-	if (!e)
-		return;
 	put_unaligned(ip, (unsigned long *)((u8 *)e + l->fields[0].offset));
 	if (tk->is_return)
 		put_unaligned(func,
@@ -305,19 +296,39 @@ static void notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
 			break;
 		}
 	}
+}
+NOKPROBE_SYMBOL(kmark_kprobe_fill);
+
+/* One record of a hit into @file's instance; whether it was kept. */
+static bool notrace kmark_kprobe_record_one(struct kmark_kprobe *tk,
+					    struct kmark_event_file *file,
+					    const u64 *vals, const int *slen,
+					    size_t size, unsigned long ip,
+					    unsigned long func)
+{
+	struct kmark_instance *inst = file->inst;
+	const struct kmark_filter *flt;
+	struct kmark_entry *e;
+	struct kmark_rec rec;
+
+	e = kmark_reserve(inst, tk->marker.id, size, false, &rec);
+	if (!e)
+		return false;
+	kmark_kprobe_fill(tk, e, vals, slen, ip, func);
 	/* Its filter reads the record: kprobe handlers run preempt-off. */
 	flt = rcu_dereference_sched(file->filter);
 	if (unlikely(flt)) {
 		if (kmark_filter_needs_comm_id(flt))
 			kmark_set_comm_id(e);
 		if (!kmark_filter_match(flt, e, e, size)) {
-			kmark_discard(inst, event);
-			return;
+			kmark_discard(inst, &rec);
+			return false;
 		}
 	}
 	/* Kept: only now does its task's name go into the table. */
 	kmark_set_comm_id(e);
-	kmark_commit(inst);
+	kmark_commit(inst, &rec);
+	return true;
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record_one);
 
@@ -330,6 +341,49 @@ static bool notrace kmark_kprobe_wants(const struct kmark_event_file *file)
 	       !kmark_pid_filtered_out(file->inst, file->m, NULL);
 }
 NOKPROBE_SYMBOL(kmark_kprobe_wants);
+
+/*
+ * A hit's record for its triggers, built apart from any buffer (they fire
+ * whether or not it is recorded, tracing on or off): one page per CPU.
+ * kprobes does not run a handler inside another on one CPU, but an NMI
+ * may hit a probe while this CPU's page is in use: that hit's triggers
+ * are passed over.
+ */
+struct kmark_kprobe_scratch {
+	int busy;
+	u8 rec[PAGE_SIZE] __aligned(8);
+};
+static DEFINE_PER_CPU(struct kmark_kprobe_scratch, kmark_kprobe_scratch);
+
+/* The slow path of an event file with triggers, soft-disabled or stacking. */
+static void notrace kmark_kprobe_record_slow(struct kmark_kprobe *tk,
+					     struct kmark_event_file *file,
+					     const u64 *vals, const int *slen,
+					     size_t size, unsigned long ip,
+					     unsigned long func)
+{
+	struct kmark_kprobe_scratch *sc = this_cpu_ptr(&kmark_kprobe_scratch);
+	unsigned long flags = READ_ONCE(file->flags), post = 0;
+	struct kmark_entry *e = NULL;
+
+	if ((flags & KMARK_EF_TRIGGER_MODE) && size <= sizeof(sc->rec) &&
+	    !sc->busy) {
+		sc->busy = 1;
+		e = (struct kmark_entry *)sc->rec;
+		kmark_fill_hdr(e, tk->marker.id, false);
+		kmark_kprobe_fill(tk, e, vals, slen, ip, func);
+		kmark_triggers_call(file, e, e, size, &post);
+	}
+	if (kmark_kprobe_wants(file) &&
+	    kmark_kprobe_record_one(tk, file, vals, slen, size, ip, func) &&
+	    (flags & KMARK_EF_STACK))
+		kmark_record_stack(file->inst, 3);
+	if (post)
+		kmark_triggers_post(file, e, e, size, post);
+	if (e)
+		sc->busy = 0;
+}
+NOKPROBE_SYMBOL(kmark_kprobe_record_slow);
 
 /*
  * A hit: fetch the arguments once, record into each instance that wants
@@ -347,7 +401,8 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 	unsigned int i;
 
 	list_for_each_entry_rcu(file, &tk->marker.files, mlist)
-		any |= kmark_kprobe_wants(file);
+		any |= (READ_ONCE(file->flags) & KMARK_EF_TRIGGER_MODE) ||
+		       kmark_kprobe_wants(file);
 	if (!any)
 		return;
 	for (i = 0; i < tk->nr_args; i++) {
@@ -366,10 +421,14 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 					      a->bits / 8 : 0, &fault);
 		}
 	}
-	list_for_each_entry_rcu(file, &tk->marker.files, mlist)
-		if (kmark_kprobe_wants(file))
+	list_for_each_entry_rcu(file, &tk->marker.files, mlist) {
+		if (READ_ONCE(file->flags) & KMARK_EF_SLOW)
+			kmark_kprobe_record_slow(tk, file, vals, slen, size,
+						 ip, func);
+		else if (kmark_kprobe_wants(file))
 			kmark_kprobe_record_one(tk, file, vals, slen, size, ip,
 						func);
+	}
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record);
 

@@ -215,7 +215,9 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem, m ? m->name : "?");
-	if (m)
+	if (m && m->print)
+		m->print(s, m, e, len);
+	else if (m)
 		kmark_print_fields(s, m->layout, e, len);
 	else
 		seq_buf_printf(s, "<unknown event %u>", e->type);
@@ -380,6 +382,10 @@ void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m)
 	for (i = 0; i < kmark_nr_common_fields; i++)
 		kmark_print_field_def(s, &kmark_common_fields[i]);
 	seq_buf_putc(s, '\n');
+	if (m->print_format) {
+		m->print_format(s, m);
+		return;
+	}
 	/* By offset (a return probe renders its fields in another order). */
 	while (done < l->nr_fields) {
 		const struct kmark_field *next = NULL;

@@ -7,6 +7,8 @@
  *                              batches: read_delay_ms, buffer_percent)
  *   trace                      non-consuming read with ftrace's header;
  *                              "> trace" clears the buffer
+ *   snapshot                   the same of the snapshot buffer; 1 takes a
+ *                              snapshot, 0 frees it, 2 clears it
  *   per_cpu/cpuN/trace_pipe    the same, for CPU N's events only
  *   per_cpu/cpuN/trace
  *   per_cpu/cpuN/trace_pipe_raw  whole ring-buffer pages (ftrace's binary
@@ -143,6 +145,7 @@ static int kmark_pipe_open(struct inode *inode, struct file *file)
 	p->cpu = kmark_file_cpu(inode);
 	mutex_init(&p->lock);
 	file->private_data = p;
+	atomic_inc(&inst->buf_users);
 	atomic_inc(&inst->readers);
 	return nonseekable_open(inode, file);
 put:
@@ -155,6 +158,7 @@ static int kmark_pipe_release(struct inode *inode, struct file *file)
 	struct kmark_pipe *p = file->private_data;
 
 	atomic_dec(&p->inst->readers);
+	atomic_dec(&p->inst->buf_users);
 	kmark_inst_put(p->inst);
 	mutex_destroy(&p->lock);
 	kfree(p->buf);
@@ -268,6 +272,7 @@ static const struct file_operations kmark_pipe_fops = {
  */
 struct kmark_trace_iter {
 	struct kmark_instance *inst;		/* held */
+	struct trace_buffer *buf;	/* the buffer read (snapshot: NULL if none) */
 	int only;		/* per_cpu/cpuN/trace: N; else -1 */
 	struct ring_buffer_iter **iters;	/* [nr_cpu_ids] */
 	loff_t idx;		/* index of the event the walk is at */
@@ -311,8 +316,10 @@ static void *kmark_trace_start(struct seq_file *m, loff_t *pos)
 	if (*pos == 0) {
 		/* A read from the start (again, after lseek or pread). */
 		kmark_trace_rewind(it);
-		it->end_ts = ring_buffer_time_stamp(it->inst->buffer);
-		it->end = 1 + ring_buffer_entries(it->inst->buffer);
+		if (!it->buf)	/* the snapshot file without a snapshot */
+			return SEQ_START_TOKEN;
+		it->end_ts = ring_buffer_time_stamp(it->buf);
+		it->end = 1 + ring_buffer_entries(it->buf);
 		return SEQ_START_TOKEN;
 	}
 	if (*pos >= it->end)
@@ -354,12 +361,22 @@ static int kmark_trace_show(struct seq_file *m, void *v)
 	u64 ts;
 
 	seq_buf_init(&s, it->line, PAGE_SIZE);
-	if (v == SEQ_START_TOKEN) {
+	if (v == SEQ_START_TOKEN && !it->buf) {
+		/* ftrace's words, for the snapshot file without a snapshot. */
+		seq_buf_puts(&s, "# * Snapshot is freed *\n#\n"
+			     "# Snapshot commands:\n"
+			     "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			     "#                      Takes a snapshot of the main buffer.\n"
+			     "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
+			     "#                      (Doesn't have to be '2' works with any number that\n"
+			     "#                       is not a '0' or '1')\n");
+	} else if (v == SEQ_START_TOKEN) {
 		unsigned long entries = 0, written = 0;
 		int cpu;
 
 		for_each_read_cpu(cpu, it->only) {
-			struct trace_buffer *b = it->inst->buffer;
+			struct trace_buffer *b = it->buf;
 
 			entries += ring_buffer_entries_cpu(b, cpu);
 			written += ring_buffer_entries_cpu(b, cpu) +
@@ -400,13 +417,16 @@ static int kmark_trace_release(struct inode *inode, struct file *file)
 	for_each_possible_cpu(cpu)
 		if (it->iters && it->iters[cpu])
 			ring_buffer_read_finish(it->iters[cpu]);
+	atomic_dec(&it->inst->buf_users);
 	kmark_inst_put(it->inst);
 	kfree(it->iters);
 	kfree(it->line);
 	return seq_release_private(inode, file);
 }
 
-static int kmark_trace_open(struct inode *inode, struct file *file)
+/* trace, or the snapshot file when @snap: a walk over that buffer. */
+static int __kmark_trace_open(struct inode *inode, struct file *file,
+			      bool snap)
 {
 	struct kmark_instance *inst;
 	struct kmark_trace_iter *it;
@@ -417,11 +437,15 @@ static int kmark_trace_open(struct inode *inode, struct file *file)
 		return PTR_ERR(inst);
 	mutex_lock(&kmark_mutex);
 	ret = kmark_buffer_ensure(inst);
-	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+	if (!ret && !snap && (file->f_mode & FMODE_WRITE) &&
+	    (file->f_flags & O_TRUNC)) {
 		mutex_lock(&inst->read_mutex);
 		kmark_buffer_clear(inst, kmark_file_cpu(inode));
 		mutex_unlock(&inst->read_mutex);
 	}
+	/* Counted before the buffer is taken: the snapshot stays meanwhile. */
+	if (!ret && (file->f_mode & FMODE_READ))
+		atomic_inc(&inst->buf_users);
 	mutex_unlock(&kmark_mutex);
 	if (ret) {
 		kmark_inst_put(inst);
@@ -433,10 +457,14 @@ static int kmark_trace_open(struct inode *inode, struct file *file)
 	}
 	it = __seq_open_private(file, &kmark_trace_seq_ops, sizeof(*it));
 	if (!it) {
+		atomic_dec(&inst->buf_users);
 		kmark_inst_put(inst);
 		return -ENOMEM;
 	}
 	it->inst = inst;
+	mutex_lock(&kmark_mutex);
+	it->buf = snap ? inst->snapshot : inst->buffer;
+	mutex_unlock(&kmark_mutex);
 	it->only = kmark_file_cpu(inode);
 	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
 	it->line = kmalloc(PAGE_SIZE, GFP_KERNEL);
@@ -444,13 +472,87 @@ static int kmark_trace_open(struct inode *inode, struct file *file)
 		goto nomem;
 	/* NULL for CPUs the buffer does not cover (never online). */
 	for_each_read_cpu(cpu, it->only)
-		it->iters[cpu] = ring_buffer_read_start(inst->buffer, cpu,
-							GFP_KERNEL);
+		if (it->buf)
+			it->iters[cpu] = ring_buffer_read_start(it->buf, cpu,
+								GFP_KERNEL);
 	return 0;
 nomem:
 	kmark_trace_release(inode, file);
 	return -ENOMEM;
 }
+
+static int kmark_trace_open(struct inode *inode, struct file *file)
+{
+	return __kmark_trace_open(inode, file, false);
+}
+
+/*
+ * snapshot: reads as trace does, the snapshot buffer; "echo 1 >" takes a
+ * snapshot (the buffer and its snapshot swap: what was recorded is read
+ * here, recording goes on in the other), "0" frees it (refused while a
+ * reader of the instance's buffers is open), any other number clears it,
+ * as ftrace's snapshot file.
+ */
+static int kmark_snapshot_open(struct inode *inode, struct file *file)
+{
+	return __kmark_trace_open(inode, file, true);
+}
+
+static ssize_t kmark_snapshot_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->f_mode & FMODE_READ ?
+		((struct kmark_trace_iter *)((struct seq_file *)file->private_data)->private)->inst :
+		file->private_data;
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret) {
+		kmark_log_err(inst, "snapshot", 0,
+			      "snapshot takes a number: 0 frees, 1 takes one, 2 clears");
+		return -EINVAL;
+	}
+	mutex_lock(&kmark_mutex);
+	switch (val) {
+	case 0:
+		/* This file's own reader does not count. */
+		if (atomic_read(&inst->buf_users) > !!(file->f_mode & FMODE_READ)) {
+			kmark_log_err(inst, "0", 0,
+				      "A reader of trace, snapshot, trace_pipe or trace_pipe_raw is open: the snapshot stays");
+			ret = -EBUSY;
+			break;
+		}
+		kmark_snapshot_free(inst);
+		break;
+	case 1:
+		ret = kmark_snapshot_alloc(inst);
+		if (!ret)
+			ret = kmark_snapshot_swap(inst);
+		if (ret)
+			kmark_log_err(inst, "1", 0, ret == -ENOMEM ?
+				      "Out of memory for the snapshot buffer" :
+				      "A snapshot is being taken: try again");
+		break;
+	default:
+		if (inst->snapshot)
+			ring_buffer_reset(inst->snapshot);
+		break;
+	}
+	mutex_unlock(&kmark_mutex);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_snapshot_fops = {
+	.open = kmark_snapshot_open,
+	.read = seq_read,
+	.write = kmark_snapshot_write,
+	.llseek = seq_lseek,
+	.release = kmark_trace_release,
+};
 
 static const struct file_operations kmark_trace_fops = {
 	.open = kmark_trace_open,
@@ -508,6 +610,7 @@ static int kmark_raw_open(struct inode *inode, struct file *file)
 	r->off = r->size;
 	mutex_init(&r->lock);
 	file->private_data = r;
+	atomic_inc(&inst->buf_users);
 	return nonseekable_open(inode, file);
 put:
 	kmark_inst_put(inst);
@@ -519,6 +622,7 @@ static int kmark_raw_release(struct inode *inode, struct file *file)
 	struct kmark_raw *r = file->private_data;
 
 	ring_buffer_free_read_page(r->inst->buffer, r->cpu, r->page);
+	atomic_dec(&r->inst->buf_users);
 	kmark_inst_put(r->inst);
 	mutex_destroy(&r->lock);
 	kfree(r);
@@ -862,6 +966,8 @@ int kmark_read_create_files(struct kmark_instance *inst)
 	if (kmark_fs_file("trace_pipe", 0400, &inst->dir, inst,
 			  &kmark_pipe_fops) ||
 	    kmark_fs_file("trace", 0600, &inst->dir, inst, &kmark_trace_fops) ||
+	    kmark_fs_file("snapshot", 0600, &inst->dir, inst,
+			  &kmark_snapshot_fops) ||
 	    kmark_fs_dir("per_cpu", &inst->dir, &pcpu))
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {

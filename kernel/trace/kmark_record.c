@@ -29,6 +29,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/unaligned.h>
@@ -102,7 +103,9 @@ int kmark_instance_init(struct kmark_instance *inst)
 	inst->buffer_percent = 50;
 	inst->options = BIT(KMARK_OPT_OVERWRITE);
 	atomic_set(&inst->readers, 0);
+	atomic_set(&inst->buf_users, 0);
 	atomic_set(&inst->pid_overflow, 0);
+	raw_spin_lock_init(&inst->snap_lock);
 	init_waitqueue_head(&inst->read_wq);
 	mutex_init(&inst->read_mutex);
 	mutex_init(&inst->err_mutex);
@@ -128,7 +131,10 @@ void kmark_instance_fini(struct kmark_instance *inst)
 	hrtimer_cancel(&inst->batch_timer);
 	if (inst->buffer)
 		ring_buffer_free(inst->buffer);
+	if (inst->snapshot)
+		ring_buffer_free(inst->snapshot);
 	inst->buffer = NULL;
+	inst->snapshot = NULL;
 	free_percpu(inst->stats);
 	free_percpu(inst->stats_base);
 	kfree(inst->dropped_seen);
@@ -432,6 +438,10 @@ int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 		if (ret < 0)
 			return ret;
 	}
+	/* The snapshot is swapped with it: the same size (or none). */
+	if (inst->snapshot &&
+	    ring_buffer_resize(inst->snapshot, kb << 10, RING_BUFFER_ALL_CPUS) < 0)
+		kmark_snapshot_free(inst);
 	inst->buffer_kb = kb;
 	return 0;
 }
@@ -443,7 +453,11 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 
 	lockdep_assert_held(&kmark_mutex);
 	ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
-	return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	if (inst->snapshot && ring_buffer_resize(inst->snapshot, kb << 10, cpu) < 0)
+		kmark_snapshot_free(inst);
+	return 0;
 }
 
 /*
@@ -475,9 +489,10 @@ void kmark_buffer_clear(struct kmark_instance *inst, int only)
 		kmark_batch_reset(inst);	/* what was ready is gone */
 }
 
-static __always_inline void __kmark_commit(struct kmark_instance *inst)
+static __always_inline void __kmark_commit(struct kmark_instance *inst,
+					   struct trace_buffer *buf)
 {
-	ring_buffer_unlock_commit(inst->buffer);
+	ring_buffer_unlock_commit(buf);
 	if (unlikely(atomic_read(&inst->readers)))
 		kmark_batch_event(inst);
 }
@@ -526,10 +541,28 @@ void notrace kmark_set_comm_id(struct kmark_entry *e)
 }
 NOKPROBE_SYMBOL(kmark_set_comm_id);
 
-/* kmark_reserve(), inlined into the markers' recorder. */
+/*
+ * A common header as the record gets it, but for the comm id (set once
+ * the record is kept: kmark_set_comm_id()); for paths that fill one of
+ * their own (triggers, a kprobe event's scratch record).
+ */
+void notrace kmark_fill_hdr(struct kmark_entry *e, u16 id, bool from_hit)
+{
+	e->type = id;
+	kmark_fill_ctx(e, from_hit);
+	e->comm_id = 0;
+}
+NOKPROBE_SYMBOL(kmark_fill_hdr);
+
+/*
+ * kmark_reserve(), inlined into the markers' recorder. The buffer is read
+ * once: a snapshot may swap the instance's buffers meanwhile, and the
+ * record is committed to the one it was reserved in.
+ */
 static __always_inline struct kmark_entry *
 __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
-		bool from_hit, struct ring_buffer_event **evp)
+		bool from_hit, struct trace_buffer **bufp,
+		struct ring_buffer_event **evp)
 {
 	struct trace_buffer *buf = READ_ONCE(inst->buffer);
 	struct ring_buffer_event *event;
@@ -546,6 +579,7 @@ __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
 	e = kmark_event_data(event);
 	e->type = id;
 	kmark_fill_ctx(e, from_hit);
+	*bufp = buf;
 	if (evp)
 		*evp = event;
 	else
@@ -560,19 +594,19 @@ __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
  * @size:	bytes of the whole record, header included
  * @from_hit:	called under __kmark_hit() (its preemption level is not the
  *		site's)
- * @evp:	if not NULL, gets the ring buffer's event (for kmark_discard());
- *		then the caller sets the comm id (kmark_set_comm_id()) once
- *		it keeps the record
+ * @rec:	gets the buffer and event, for kmark_commit() or
+ *		kmark_discard()
  *
- * Counts the hit as written, or as dropped when there is no room.
- * Return: the record, to be finished with kmark_commit(); NULL when
- * tracing is off or there was no room.
+ * Counts the hit as written, or as dropped when there is no room. The
+ * caller sets the comm id (kmark_set_comm_id()) once it keeps the record.
+ * Return: the record; NULL when tracing is off or there was no room.
  */
 notrace struct kmark_entry *kmark_reserve(struct kmark_instance *inst, u16 id,
 					  size_t size, bool from_hit,
-					  struct ring_buffer_event **evp)
+					  struct kmark_rec *rec)
 {
-	return __kmark_reserve(inst, id, size, from_hit, evp);
+	return __kmark_reserve(inst, id, size, from_hit, &rec->buf,
+			       &rec->event);
 }
 NOKPROBE_SYMBOL(kmark_reserve);
 
@@ -580,10 +614,9 @@ NOKPROBE_SYMBOL(kmark_reserve);
  * Give back a reserved record its filter refused (kprobe events, whose
  * filter reads the record): not written, not in the buffer.
  */
-void notrace kmark_discard(struct kmark_instance *inst,
-			   struct ring_buffer_event *event)
+void notrace kmark_discard(struct kmark_instance *inst, struct kmark_rec *rec)
 {
-	ring_buffer_discard_commit(inst->buffer, event);
+	ring_buffer_discard_commit(rec->buf, rec->event);
 	local_dec(&this_cpu_ptr(inst->stats)->written);
 }
 NOKPROBE_SYMBOL(kmark_discard);
@@ -638,31 +671,47 @@ int kmark_record_text(struct kmark_event_file *file, const char *text,
 	const struct kmark_layout *l = file->m->layout;
 	struct kmark_marker *m = file->m;
 	const char *args[1] = { text };
-	struct kmark_entry *e;
+	struct kmark_entry *e, hdr;
+	unsigned long post = 0;
 	int ret = 0;
 
-	if (!READ_ONCE(inst->tracing_on))
+	/* Tracing off: only a trigger (traceon) may still act on it. */
+	if (!READ_ONCE(inst->tracing_on) &&
+	    !(READ_ONCE(file->flags) & KMARK_EF_TRIGGER_MODE))
 		return -EBADF;
 	preempt_disable_notrace();
-	if (!kmark_pid_filtered_out(inst, m, NULL) &&
-	    !kmark_hit_filtered_out(file, args)) {
-		e = kmark_reserve(inst, m->id, l->size + len + 1, true, NULL);
+	if (unlikely(READ_ONCE(file->flags) & KMARK_EF_TRIGGER_MODE)) {
+		kmark_fill_hdr(&hdr, m->id, true);
+		kmark_triggers_call(file, &hdr, (const u8 *)args - KMARK_HDR_SIZE,
+				    0, &post);
+	}
+	if (!READ_ONCE(inst->tracing_on)) {
+		ret = -EBADF;
+	} else if (!kmark_pid_filtered_out(inst, m, NULL) &&
+		   !kmark_hit_filtered_out(file, args)) {
+		struct kmark_rec rec;
+
+		e = kmark_reserve(inst, m->id, l->size + len + 1, true, &rec);
 		if (e) {
+			kmark_set_comm_id(e);
 			memset(e + 1, 0, l->size - KMARK_HDR_SIZE);
 			kmark_put_str(e, &l->fields[0], (u8 *)e + l->size,
 				      text, len);
-			kmark_commit(inst);
+			kmark_commit(inst, &rec);
 		} else if (!READ_ONCE(inst->tracing_on)) {
 			ret = -EBADF;
 		}
 	}
+	if (post)
+		kmark_triggers_post(file, &hdr, (const u8 *)args - KMARK_HDR_SIZE,
+				    0, post);
 	preempt_enable_notrace();
 	return ret;
 }
 
-void notrace kmark_commit(struct kmark_instance *inst)
+void notrace kmark_commit(struct kmark_instance *inst, struct kmark_rec *rec)
 {
-	__kmark_commit(inst);
+	__kmark_commit(inst, rec->buf);
 }
 NOKPROBE_SYMBOL(kmark_commit);
 
@@ -677,29 +726,315 @@ NOKPROBE_SYMBOL(kmark_commit);
  * __data_loc word and its text after the fixed part. A soft-disabled event
  * (attached for triggers) records nothing.
  */
+/* One marker hit into @file's instance; whether it was recorded. */
+static __always_inline bool __kmark_record_marker(struct kmark_event_file *file,
+						  struct kmark_marker *m,
+						  const void *args)
+{
+	struct kmark_instance *inst = file->inst;
+	struct kmark_strs strs __uninitialized;
+	struct trace_buffer *buf;
+	struct kmark_entry *e;
+	size_t size;
+
+	if (!READ_ONCE(inst->tracing_on) ||
+	    kmark_pid_filtered_out(inst, m, args) ||
+	    kmark_hit_filtered_out(file, args))
+		return false;
+	size = kmark_record_size(m->layout, args, &strs);
+	e = __kmark_reserve(inst, m->id, size, true, &buf, NULL);
+	if (!e)
+		return false;
+	kmark_record_fill(e, m->layout, args, &strs);
+	__kmark_commit(inst, buf);
+	return true;
+}
+
+/*
+ * The recorder's slow path: triggers (they fire whether or not the event
+ * is recorded), soft-disabled events (attached for triggers only), and
+ * options/stacktrace. Out of line: only such events pay.
+ */
+static noinline void notrace kmark_record_slow(struct kmark_event_file *file,
+					       struct kmark_marker *m,
+					       const void *args)
+{
+	const void *rec = (const u8 *)args - KMARK_HDR_SIZE;
+	unsigned long flags = READ_ONCE(file->flags), post = 0;
+	struct kmark_entry hdr;
+
+	if (flags & KMARK_EF_TRIGGER_MODE) {
+		kmark_fill_hdr(&hdr, m->id, true);
+		kmark_triggers_call(file, &hdr, rec, 0, &post);
+	}
+	/* A trigger may have just enabled or disabled it. */
+	if (!(READ_ONCE(file->flags) & KMARK_EF_SOFT_DISABLED) &&
+	    __kmark_record_marker(file, m, args) && (flags & KMARK_EF_STACK))
+		kmark_record_stack(file->inst, 2);
+	if (post)
+		kmark_triggers_post(file, &hdr, rec, 0, post);
+}
+NOKPROBE_SYMBOL(kmark_record_slow);
+
+/**
+ * kmark_record_probe - kmark's recorder, attached by an event file
+ * @data:	the event file (struct kmark_event_file): the event in the
+ *		instance it records into
+ * @m:		the marker that fired
+ * @args:	the site's argument block: a record without its header
+ *
+ * The fixed part is one copy of @args; each string then gets its
+ * __data_loc word and its text after the fixed part. An event with
+ * triggers, or soft-disabled, or with a stack after it, takes the slow
+ * path; the others cost one more test of the file's flags.
+ */
 void notrace kmark_record_probe(void *data, struct kmark_marker *m,
 				const void *args)
 {
 	struct kmark_event_file *file = data;
-	struct kmark_instance *inst = file->inst;
-	struct kmark_strs strs __uninitialized;
-	struct kmark_entry *e;
-	size_t size;
 
-	if (unlikely(READ_ONCE(file->flags) & KMARK_EF_SOFT_DISABLED))
+	if (unlikely(READ_ONCE(file->flags) & KMARK_EF_SLOW)) {
+		kmark_record_slow(file, m, args);
 		return;
-	if (!READ_ONCE(inst->tracing_on) ||
-	    kmark_pid_filtered_out(inst, m, args) ||
-	    kmark_hit_filtered_out(file, args))
-		return;
-	size = kmark_record_size(m->layout, args, &strs);
-	e = __kmark_reserve(inst, m->id, size, true, NULL);
-	if (!e)
-		return;
-	kmark_record_fill(e, m->layout, args, &strs);
-	__kmark_commit(inst);
+	}
+	__kmark_record_marker(file, m, args);
 }
 NOKPROBE_SYMBOL(kmark_record_probe);
+
+/* --- the snapshot buffer ---------------------------------------------------- */
+
+/* A buffer like @inst's: same size per CPU, clock, mode and CPUs. */
+static struct trace_buffer *kmark_buffer_like(struct kmark_instance *inst)
+{
+	struct trace_buffer *b;
+	int cpu;
+
+	b = ring_buffer_alloc(inst->buffer_kb << 10,
+			      test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
+			      RB_FL_OVERWRITE : 0);
+	if (!b)
+		return NULL;
+	kmark_set_buffer_clock(b, inst->clock);
+	for_each_possible_cpu(cpu) {
+		unsigned long size = ring_buffer_size(inst->buffer, cpu);
+
+		if (size != ring_buffer_size(b, cpu) &&
+		    ring_buffer_resize(b, size, cpu) < 0) {
+			ring_buffer_free(b);
+			return NULL;
+		}
+		if (!cpumask_test_cpu(cpu, inst->cpumask))
+			ring_buffer_record_disable_cpu(b, cpu);
+	}
+	return b;
+}
+
+/**
+ * kmark_snapshot_alloc - give an instance its snapshot buffer
+ * @inst:	the instance (its buffer is made too if need be)
+ *
+ * Under kmark_mutex. Return: 0 (also when it had one), or -ENOMEM.
+ */
+int kmark_snapshot_alloc(struct kmark_instance *inst)
+{
+	struct trace_buffer *b;
+	int ret;
+
+	lockdep_assert_held(&kmark_mutex);
+	ret = kmark_buffer_ensure(inst);
+	if (ret || inst->snapshot)
+		return ret;
+	b = kmark_buffer_like(inst);
+	if (!b)
+		return -ENOMEM;
+	raw_spin_lock_irq(&inst->snap_lock);
+	WRITE_ONCE(inst->snapshot, b);
+	raw_spin_unlock_irq(&inst->snap_lock);
+	return 0;
+}
+
+/**
+ * kmark_snapshot_swap - the buffer becomes the snapshot and the other way
+ * @inst:	the instance
+ *
+ * As ftrace's snapshot: what was recorded is kept in the snapshot, and
+ * recording goes on in what was the snapshot buffer. Any context (a
+ * trigger's): a swap in progress on another CPU makes this one give up.
+ * Writers committing meanwhile commit to the buffer they reserved in.
+ *
+ * Return: 0, -ENODEV without a snapshot buffer, -EBUSY when another swap
+ * held the lock.
+ */
+int notrace kmark_snapshot_swap(struct kmark_instance *inst)
+{
+	struct trace_buffer *snap;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!raw_spin_trylock_irqsave(&inst->snap_lock, flags))
+		return -EBUSY;
+	snap = inst->snapshot;
+	if (snap) {
+		WRITE_ONCE(inst->snapshot, inst->buffer);
+		WRITE_ONCE(inst->buffer, snap);
+	} else {
+		ret = -ENODEV;
+	}
+	raw_spin_unlock_irqrestore(&inst->snap_lock, flags);
+	return ret;
+}
+NOKPROBE_SYMBOL(kmark_snapshot_swap);
+
+/*
+ * Free @inst's snapshot buffer, refused while a reader has one of its
+ * buffers open (it may be reading the snapshot). Under kmark_mutex.
+ */
+void kmark_snapshot_free(struct kmark_instance *inst)
+{
+	struct trace_buffer *b;
+
+	lockdep_assert_held(&kmark_mutex);
+	raw_spin_lock_irq(&inst->snap_lock);
+	b = inst->snapshot;
+	WRITE_ONCE(inst->snapshot, NULL);
+	raw_spin_unlock_irq(&inst->snap_lock);
+	if (!b)
+		return;
+	/* A writer may still be filling it, reserved before a swap. */
+	synchronize_rcu();
+	ring_buffer_free(b);
+}
+
+/* --- the kernel stack event ---------------------------------------------------- */
+
+#define KMARK_STACK_DEPTH	16
+
+/* A kernel_stack record: ftrace's stack_entry, with a fixed depth. */
+struct kmark_stack_rec {
+	struct kmark_entry hdr;
+	int size;
+	unsigned long caller[KMARK_STACK_DEPTH];
+};
+
+static struct kmark_marker *kmark_stack_marker;
+
+/* <stack trace> and one " => symbol" line per frame, as ftrace's. */
+static void kmark_stack_print(struct seq_buf *s, const struct kmark_marker *m,
+			      const void *rec, unsigned int len)
+{
+	const struct kmark_stack_rec *r = rec;
+	int i;
+
+	seq_buf_puts(s, "<stack trace>");
+	if (len < sizeof(*r))
+		return;
+	for (i = 0; i < r->size && i < KMARK_STACK_DEPTH; i++)
+		seq_buf_printf(s, "\n => %pS", (void *)r->caller[i]);
+}
+
+static void kmark_stack_print_format(struct seq_buf *s,
+				     const struct kmark_marker *m)
+{
+	int i;
+
+	seq_buf_printf(s, "\tfield:int size;\toffset:%zu;\tsize:%zu;\tsigned:1;\n",
+		       offsetof(struct kmark_stack_rec, size), sizeof(int));
+	seq_buf_printf(s, "\tfield:unsigned long caller[%d];\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
+		       KMARK_STACK_DEPTH, offsetof(struct kmark_stack_rec, caller),
+		       sizeof(((struct kmark_stack_rec *)0)->caller));
+	seq_buf_puts(s, "\nprint fmt: \"");
+	for (i = 0; i < KMARK_STACK_DEPTH; i++)
+		seq_buf_puts(s, "\\t=> %ps\\n");
+	seq_buf_putc(s, '"');
+	for (i = 0; i < KMARK_STACK_DEPTH; i++)
+		seq_buf_printf(s, ", (void *)REC->caller[%d]", i);
+	seq_buf_putc(s, '\n');
+}
+
+/**
+ * kmark_record_stack - a kernel_stack event into an instance's buffer
+ * @inst:	the instance
+ * @skip:	frames of kmark's own to leave out
+ *
+ * Where the event just recorded (options/stacktrace) or a stacktrace
+ * trigger fired: up to KMARK_STACK_DEPTH return addresses, rendered as
+ * ftrace renders its <stack trace>.
+ */
+void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
+{
+	struct kmark_marker *m = READ_ONCE(kmark_stack_marker);
+	struct kmark_stack_rec *r;
+	struct kmark_rec rec;
+
+	if (!m)
+		return;
+	r = (void *)kmark_reserve(inst, m->id, sizeof(*r), false, &rec);
+	if (!r)
+		return;
+	kmark_set_comm_id(&r->hdr);
+	r->size = stack_trace_save(r->caller, KMARK_STACK_DEPTH, skip);
+	memset(r->caller + r->size, 0,
+	       (KMARK_STACK_DEPTH - r->size) * sizeof(r->caller[0]));
+	kmark_commit(inst, &rec);
+}
+NOKPROBE_SYMBOL(kmark_record_stack);
+
+/* The kernel_stack event, at boot: kmark:kernel_stack in every instance. */
+static int __init kmark_stack_init(void)
+{
+	struct kmark_marker *m;
+	const char *err;
+	unsigned int pos;
+	int ret;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&m->files);
+	m->system = "kmark";
+	m->name = "kernel_stack";
+	m->format = "size=%d";
+	m->always_on = true;
+	m->print = kmark_stack_print;
+	m->print_format = kmark_stack_print_format;
+	m->layout = kmark_parse_format(m->format, &err, &pos);
+	if (IS_ERR(m->layout)) {
+		kfree(m);
+		return -ENOMEM;
+	}
+	m->layout->fields[0].offset = offsetof(struct kmark_stack_rec, size);
+	m->layout->size = sizeof(struct kmark_stack_rec);
+	kmark_layout_finish(m->layout);
+	mutex_lock(&kmark_mutex);
+	ret = kmark_dynamic_alloc_id(m);
+	if (!ret) {
+		kmark_dynamic_link(m);
+		ret = kmark_event_files_add(m);
+		if (ret)
+			kmark_dynamic_unlink(m);
+	}
+	mutex_unlock(&kmark_mutex);
+	if (ret) {
+		kmark_free_layout(m->layout);
+		kfree(m);
+		return ret;
+	}
+	WRITE_ONCE(kmark_stack_marker, m);
+	return 0;
+}
+core_initcall(kmark_stack_init);
+
+/* options/stacktrace of @inst onto its event files. Under kmark_mutex. */
+void kmark_options_apply(struct kmark_instance *inst)
+{
+	bool stack = test_bit(KMARK_OPT_STACKTRACE, &inst->options);
+	struct kmark_event_file *file;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry(file, &inst->files, list)
+		if (!file->m->always_on)
+			assign_bit(KMARK_EF_STACK_BIT, &file->flags, stack);
+}
 
 /*
  * Batched wakeups of trace_pipe readers. A blocked reader (read() or

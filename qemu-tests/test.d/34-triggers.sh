@@ -1,0 +1,114 @@
+#!/bin/sh
+# description: event triggers with ftrace's grammar and semantics: traceon/traceoff (with :N counts spent only when they act, and 'if FILTER'), enable_event/disable_event (soft mode, 0* and 1*), snapshot with the snapshot file's swap semantics, stacktrace and options/stacktrace, '!' to remove, the file listing them as ftrace does; on markers, trace_marker's event and kprobe events, in instances too; bad input changes nothing
+. /tests/lib.sh
+plan 28
+reset_kmark
+echo > $K/kprobe_events
+E=$K/events
+S=$E/syscalls/sys_sync
+M=$E/kmark/tracing_mark_write
+
+check "a trigger file with none lists the commands" \
+	sh -c "grep -q '^# Available triggers:' $S/trigger && grep -q 'traceon traceoff snapshot stacktrace enable_event disable_event' $S/trigger"
+echo traceoff > $S/trigger
+expect_eq "traceoff is listed as ftrace lists it" "$(cat $S/trigger)" "traceoff:unlimited"
+expect_eq "a trigger puts its event in soft mode (not recorded)" "$(cat $S/enable)" "0*"
+kmark-testprog sync 1
+expect_eq "it fired although the event is not enabled: tracing is off" "$(cat $K/tracing_on)" "0"
+echo '!traceoff' >> $S/trigger
+expect_eq "'!' removes it; the event leaves soft mode" "$(cat $S/enable) $(grep -c . $S/trigger)" "0 2"
+echo 'traceon:1' > $S/trigger
+kmark-testprog sync 2
+expect_eq "traceon:1 turned tracing on once, its count spent" \
+	"$(cat $K/tracing_on) $(cat $S/trigger)" "1 traceon:count=0"
+echo 0 > $K/tracing_on
+kmark-testprog sync 1
+expect_eq "a spent count fires no more" "$(cat $K/tracing_on)" "0"
+echo '!traceon' >> $S/trigger
+echo 1 > $K/tracing_on
+
+# if FILTER, on trace_marker's event.
+echo 'traceoff if buf ~ "stop*"' > $M/trigger
+expect_eq "listed with its filter" "$(cat $M/trigger)" 'traceoff:unlimited if buf ~ "stop*"'
+echo go > $K/trace_marker
+expect_eq "a write the filter refuses leaves tracing on" "$(cat $K/tracing_on)" "1"
+echo stop now > $K/trace_marker
+expect_eq "one it takes turns it off" "$(cat $K/tracing_on)" "0"
+echo '!traceoff' >> $M/trigger
+echo 1 > $K/tracing_on
+
+# enable_event / disable_event: the target in soft mode.
+echo > $K/trace
+echo 'enable_event:syscalls:sys_sync' > $M/trigger
+expect_eq "enable_event puts its target in soft mode, soft-disabled" "$(cat $S/enable)" "0*"
+kmark-testprog sync 1
+expect_eq "the target records nothing before the trigger fires" "$(grep -c ' sys_sync:' $K/trace)" "0"
+echo fire > $K/trace_marker
+expect_eq "after it fired, the target is soft-enabled" "$(cat $S/enable)" "1*"
+kmark-testprog sync 2
+expect_eq "and records" "$(grep -c ' sys_sync:' $K/trace)" "2"
+echo 'disable_event:syscalls:sys_sync' > $E/kmark/tracing_mark_write/trigger
+echo again > $K/trace_marker
+expect_eq "disable_event switches it back" "$(cat $S/enable)" "0*"
+echo '!enable_event:syscalls:sys_sync' >> $M/trigger
+echo '!disable_event:syscalls:sys_sync' >> $M/trigger
+expect_eq "with both removed the target is as it was" "$(cat $S/enable) $(grep -c '^#' $M/trigger)" "0 2"
+
+# Bad input: EINVAL, a line in error_log, nothing changed.
+check_error "an unknown trigger" events/syscalls/sys_sync/trigger '^traceofff' \
+	"Unknown trigger: traceon, traceoff, snapshot, stacktrace, enable_event, disable_event or hist"
+check_error "enable_event of no event" events/syscalls/sys_sync/trigger '^enable_event:nosys:nosuch' \
+	"No such event in this instance (see available_events)"
+check_error "a bad filter, with the caret in it" events/kmark/tracing_mark_write/trigger \
+	'traceoff if ^nofield == 1' "Field not found"
+expect_eq "the failed writes left no trigger" "$(grep -vc '^#' $S/trigger) $(grep -vc '^#' $M/trigger)" "0 0"
+
+# snapshot: the file, then the trigger.
+echo > $K/trace
+echo before > $K/trace_marker
+echo 1 > $K/snapshot
+expect_eq "echo 1 > snapshot: what was recorded is in snapshot, not in trace" \
+	"$(grep -c 'tracing_mark_write: before' $K/snapshot) $(grep -c 'tracing_mark_write: before' $K/trace)" "1 0"
+echo snapshot > $M/trigger
+echo snap-me > $K/trace_marker
+expect_eq "the snapshot trigger swapped after recording its event" \
+	"$(grep -c 'tracing_mark_write: snap-me' $K/snapshot)" "1"
+echo '!snapshot' >> $M/trigger
+echo 0 > $K/snapshot
+check "echo 0 > snapshot frees it: the file says so" grep -q '^# \* Snapshot is freed \*' $K/snapshot
+
+# stacktrace: the trigger, and options/stacktrace.
+echo > $K/trace
+echo stacktrace > $S/trigger
+kmark-testprog sync 1
+check "the stacktrace trigger records a <stack trace> through ksys_sync" \
+	sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+echo '!stacktrace' >> $S/trigger
+echo > $K/trace
+echo sys_sync > $K/set_event
+echo 1 > $K/options/stacktrace
+kmark-testprog sync 1
+echo 0 > $K/options/stacktrace
+kmark-testprog sync 1
+expect_eq "options/stacktrace: a stack after each event while it is 1" \
+	"$(grep -c ' sys_sync:' $K/trace) $(grep -c 'kernel_stack: <stack trace>' $K/trace)" "2 1"
+echo > $K/set_event
+
+# A kprobe event's trigger, and an instance's.
+echo 'p:kprobes/tk ksys_sync' > $K/kprobe_events
+echo traceoff > $E/kprobes/tk/trigger
+kmark-testprog sync 1
+expect_eq "a kprobe event's trigger fires (it is not enabled)" "$(cat $K/tracing_on)" "0"
+echo 1 > $K/tracing_on
+check_error "a kprobe event held by its trigger cannot be deleted" kprobe_events '-:^tk' \
+	"The event is enabled: disable it in set_event first" "Device or resource busy"
+echo '!traceoff' >> $E/kprobes/tk/trigger
+echo > $K/kprobe_events
+echo ti > $K/instances/new
+echo traceoff > $K/instances/ti/events/kmark/tracing_mark_write/trigger
+echo x > $K/instances/ti/trace_marker
+expect_eq "an instance's trigger acts on the instance only" \
+	"$(cat $K/instances/ti/tracing_on) $(cat $K/tracing_on)" "0 1"
+echo '!traceoff' >> $K/instances/ti/events/kmark/tracing_mark_write/trigger
+echo ti > $K/instances/remove
+reset_kmark

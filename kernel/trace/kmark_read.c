@@ -695,8 +695,13 @@ static __poll_t kmark_raw_poll(struct file *file, poll_table *pt)
  * partial pages. A blocking splice that finds no page waits, as read()
  * does, for buffer_percent of the CPU's pages, takes what there is then,
  * and returns 0 when that is nothing (the page being written is not full).
+ *
+ * A page in a pipe may outlive the file it was spliced from: its ref holds
+ * the instance (no rmdir) and counts as a user of its buffers (the
+ * snapshot buffer it may have come from, after a swap, is not freed).
  */
 struct kmark_page_ref {
+	struct kmark_instance *inst;	/* held */
 	struct trace_buffer *buffer;
 	struct buffer_data_read_page *rpage;
 	int cpu;
@@ -708,6 +713,8 @@ static void kmark_page_ref_put(struct kmark_page_ref *ref)
 	if (!refcount_dec_and_test(&ref->refcount))
 		return;
 	ring_buffer_free_read_page(ref->buffer, ref->cpu, ref->rpage);
+	atomic_dec(&ref->inst->buf_users);
+	kmark_inst_put(ref->inst);
 	kfree(ref);
 }
 
@@ -747,7 +754,7 @@ static ssize_t kmark_raw_splice_read(struct file *file, loff_t *ppos,
 {
 	struct kmark_raw *r = file->private_data;
 	struct kmark_instance *inst = r->inst;
-	struct trace_buffer *buffer = inst->buffer;
+	struct trace_buffer *buffer;
 	struct partial_page partial_def[PIPE_DEF_BUFFERS];
 	struct page *pages_def[PIPE_DEF_BUFFERS];
 	struct splice_pipe_desc spd = {
@@ -770,6 +777,8 @@ static ssize_t kmark_raw_splice_read(struct file *file, loff_t *ppos,
 again:
 	/* Consumers of the buffer take turns (see kmark_pipe_fill()). */
 	mutex_lock(&inst->read_mutex);
+	/* A snapshot may swap the buffers: the pages are this one's. */
+	buffer = READ_ONCE(inst->buffer);
 	for (i = 0; i < spd.nr_pages_max && len >= r->size &&
 		    ring_buffer_entries_cpu(buffer, r->cpu); i++) {
 		int rr;
@@ -794,6 +803,15 @@ again:
 			kfree(ref);
 			break;
 		}
+		/* The open file holds the instance: this cannot fail. */
+		if (WARN_ON_ONCE(kmark_inst_hold(inst))) {
+			ring_buffer_free_read_page(buffer, r->cpu, ref->rpage);
+			kfree(ref);
+			ret = -ENODEV;
+			break;
+		}
+		ref->inst = inst;
+		atomic_inc(&inst->buf_users);
 		spd.pages[i] = virt_to_page(ring_buffer_read_page_data(ref->rpage));
 		spd.partial[i].offset = 0;
 		spd.partial[i].len = r->size;
@@ -810,7 +828,7 @@ again:
 		ret = -EAGAIN;
 		if ((file->f_flags & O_NONBLOCK) || (flags & SPLICE_F_NONBLOCK))
 			goto out;
-		ret = ring_buffer_wait(buffer, r->cpu,
+		ret = ring_buffer_wait(READ_ONCE(inst->buffer), r->cpu,
 				       READ_ONCE(inst->buffer_percent), NULL, NULL);
 		if (ret)
 			goto out;

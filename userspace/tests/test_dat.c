@@ -618,6 +618,44 @@ static void test_arch(const char *arch)
 		free(b);
 	}
 
+	/*
+	 * trace-cmd's own files of the same records, version 6 and 7
+	 * (uncompressed): kmark report reads them as its own.
+	 */
+	{
+		static const char *const ver[] = { "6", "7" };
+		char conv[300], cmd[1200];
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			const char *const av[] = { "report", conv, NULL };
+			const char *const av0[] = { "report", dat, NULL };
+
+			snprintf(conv, sizeof(conv), "%s/conv%s.dat", s.root, ver[k]);
+			snprintf(cmd, sizeof(cmd),
+				 "trace-cmd convert --file-version %s --compression none -i '%s' -o '%s' > /dev/null 2>&1",
+				 ver[k], dat, conv);
+			if (!check(!system(cmd), "dat %s: trace-cmd convert --file-version %s",
+				   arch, ver[k]))
+				continue;
+			proc_run(&r, s.root, NULL, NULL, av);
+			a = r.out;
+			r.out = NULL;
+			proc_result_free(&r);
+			proc_run(&r, s.root, NULL, NULL, av0);
+			b = r.out;
+			r.out = NULL;
+			proc_result_free(&r);
+			sa = a ? strchr(a, '\n') : NULL;
+			sb = b ? strchr(b, '\n') : NULL;
+			check(sa && sb && !strcmp(sa, sb),
+			      "dat %s: kmark report of trace-cmd's version %s file == of kmark's",
+			      arch, ver[k]);
+			free(a);
+			free(b);
+		}
+	}
+
 	/* the tools users open it in */
 	snprintf(args, sizeof(args), "--label '%s' --traceshark '%s' '%s'", arch,
 		 dat, fix);

@@ -35,6 +35,10 @@
  *                     moved or the errno name
  *   readsplice FILE   read 100 bytes of FILE, then splice() a page of it:
  *                     prints the errno name (or the bytes)
+ *   splicehold FILE CMD
+ *                     splice a page of FILE into a pipe, close FILE, run
+ *                     CMD (sh -c); read the pipe, run CMD again: prints
+ *                     "held STATUS released STATUS"
  *   splicedrain FILE OUT
  *                     splice FILE's pages through a 1 MiB pipe into OUT
  *                     until EAGAIN
@@ -614,6 +618,33 @@ static int splicedrain(const char *path, const char *outp)
 	return 0;
 }
 
+/*
+ * splice a page of FILE into a pipe, close FILE, run CMD with the page in
+ * the pipe, then read the pipe and run CMD again: "held STATUS released
+ * STATUS" (each CMD's exit status).
+ */
+static int splicehold(const char *path, const char *cmd)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2], a, b;
+	char page[4096];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = splice(fd, NULL, p[1], NULL, sizeof(page), SPLICE_F_NONBLOCK);
+	close(fd);
+	if (r != (ssize_t)sizeof(page)) {
+		printf("splice %s\n", r < 0 ? errname(errno) : "short");
+		return 1;
+	}
+	a = system(cmd);
+	if (read(p[0], page, sizeof(page)) != (ssize_t)sizeof(page))
+		return perror("read"), 1;
+	b = system(cmd);
+	printf("held %d released %d\n", WEXITSTATUS(a), WEXITSTATUS(b));
+	return 0;
+}
+
 /* read FILE's pages into a buffer of BUF bytes, write it to OUT when full */
 static int readdrain(const char *path, const char *outp, size_t bufsz)
 {
@@ -817,6 +848,8 @@ int main(int argc, char **argv)
 				   argc >= 5 && !strcmp(argv[4], "wait"));
 	if (argc >= 5 && !strcmp(argv[1], "readdrain"))
 		return readdrain(argv[2], argv[3], (size_t)atol(argv[4]));
+	if (argc >= 4 && !strcmp(argv[1], "splicehold"))
+		return splicehold(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "splicedrain"))
 		return splicedrain(argv[2], argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "readsplice"))
@@ -829,7 +862,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
 			"       drain FILE | sync N | time CMD... | reread FILE |\n"
 			"       rawdump [--splice] FILE | splice FILE LEN [wait] | readsplice FILE |\n"
-			"       splicedrain FILE OUT | readdrain FILE OUT BYTES |\n"
+			"       splicehold FILE CMD | splicedrain FILE OUT | readdrain FILE OUT BYTES |\n"
 			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS\n");
 		return 2;

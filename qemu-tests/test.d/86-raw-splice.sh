@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: splice() from per_cpu/cpuN/trace_pipe_raw: whole ring-buffer pages into a pipe (only full ones; the page being written stays for read()), the right events in them, EAGAIN, EINVAL, a blocking splice woken at buffer_percent, lost events marked on the page after them
+# description: splice() from per_cpu/cpuN/trace_pipe_raw: whole ring-buffer pages into a pipe (only full ones; the page being written stays for read()), the right events in them, EAGAIN, EINVAL, a blocking splice woken at buffer_percent, lost events marked on the page after them, a page in a pipe holds its instance
 . /tests/lib.sh
-plan 15
+plan 17
 reset_kmark
 R=$K/per_cpu/cpu0/trace_pipe_raw
 S=$K/per_cpu/cpu0/stats
@@ -77,6 +77,18 @@ n=$(grep -v '^page' /tmp/lost.out | grep -vc '^lost')
 expect_eq "events kept + overwritten = the 3000 written" "$((n + over))" "3000"
 echo "$old_kb" > $K/per_cpu/cpu0/buffer_size_kb
 echo > $K/trace
+
+# A page in a pipe holds its instance: rmdir (instances/remove) waits.
+I=$K/instances
+echo s86 > $I/remove 2>/dev/null
+echo s86 > $I/new
+echo sys_sync > $I/s86/set_event
+taskset 1 kmark-testprog sync 600
+echo > $I/s86/set_event
+expect_eq "an instance whose page is in a pipe (its file closed) cannot go; it can once the pipe let the page go" \
+	"$(kmark-testprog splicehold $I/s86/per_cpu/cpu0/trace_pipe_raw "echo s86 > $I/remove 2>/dev/null")" \
+	"held 1 released 0"
+check "... and went" test ! -d $I/s86
 
 # kmark record -S splices the same pages into its files.
 kmark record -S -q -t 1 -o /tmp/spl.dat sys_sync 2> /tmp/rec.err &

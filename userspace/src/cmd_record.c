@@ -39,7 +39,9 @@ const char *const usage_record =
 	"(read() into a 1 MiB buffer, a write() when it is full and before\n"
 	"each sleep; no look at the events), woken as the kernel's\n"
 	"buffer_percent says; the largest file becomes FILE, the others are\n"
-	"copied into it.\n"
+	"copied into it. The CPU files are FILE.cpuN.XXXXXX, or\n"
+	"$TMPDIR/kmark-record.cpuN.XXXXXX (default /tmp) when FILE is a FIFO\n"
+	"or a device.\n"
 	"Events lost in the kernel show in the trace.dat as ftrace's do (the\n"
 	"page after the loss is marked), and the summary says, for each CPU,\n"
 	"how many events were recorded and how many were lost and why (from\n"
@@ -598,11 +600,20 @@ int cmd_record(int argc, char **argv)
 	if (!ret && clk)
 		ret = setting_set(&clock, "trace_clock", clk);
 	if (!ret && dat) {
-		char *per_cpu = ctl_path("per_cpu");
+		char *per_cpu = ctl_path("per_cpu"), *base = NULL;
+		const char *tmp = getenv("TMPDIR");
 
-		ret = rec_open(&d.rec, per_cpu, file, d.hdr.page_size,
-			       d.max_bytes, use_splice);
+		/* the CPU files: next to FILE, or for a FIFO in $TMPDIR */
+		if (d.fifo_fd >= 0) {
+			if (!tmp || !*tmp)
+				tmp = "/tmp";
+			base = xmalloc(strlen(tmp) + 16);
+			sprintf(base, "%s/kmark-record", tmp);
+		}
+		ret = rec_open(&d.rec, per_cpu, base ? base : file,
+			       d.hdr.page_size, d.max_bytes, use_splice);
 		free(per_cpu);
+		free(base);
 		opened = true;
 	}
 

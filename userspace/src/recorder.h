@@ -49,7 +49,7 @@ struct recorder {
 
 /*
  * Open trace_pipe_raw of every CPU in the directory per_cpu, and a file
- * per CPU next to out_path (OUT.cpuN.XXXXXX). max_bytes: -m (0: none).
+ * per CPU named after out_path (OUT.cpuN.XXXXXX). max_bytes: -m (0: none).
  * use_splice: splice() the full pages (read() where there is none).
  * 0, or an exit code after saying why.
  */

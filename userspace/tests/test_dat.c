@@ -1014,6 +1014,44 @@ static void test_rotation(void)
 	}
 	free(buf);
 
+	/* a FILE that cannot be written: exit 1, no CPU file left behind */
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-F", "dat",
+					     "-o", "/dev/full", "sys_sync", NULL };
+
+		setenv("TMPDIR", s.root, 1);
+		make_ctl_pages(&s, "x86_64-ids");
+		scratch_put(&s, "set_event", "", 0);
+		proc_run(&r, s.root, NULL, NULL, argv);
+		unsetenv("TMPDIR");
+		check_ll(r.rc, 1, "record -o /dev/full exits 1");
+		check_has(r.err, "cannot write /dev/full: No space left on device",
+			  "record -o /dev/full: says why");
+		proc_result_free(&r);
+		buf = slurp(scratch_path(&s, "set_event"));
+		check_str(buf, "sys_sync\n!sys_sync\n",
+			  "record -o /dev/full: its events disabled again");
+		free(buf);
+		snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^kmark-record\\.cpu'",
+			 s.root);
+		{
+			FILE *p = popen(cmd, "r");
+			char line[32] = "";
+
+			if (p) {
+				if (!fgets(line, sizeof(line), p))
+					line[0] = '\0';
+				pclose(p);
+			}
+			check(line[0] == '0',
+			      "record -o /dev/full: its CPU files were in $TMPDIR, and are gone");
+		}
+		make_ctl_pages(&s, "x86_64-ids");
+		scratch_put(&s, "per_cpu/cpu0/trace_pipe_raw", (char *)pages,
+			    sizeof(pages));
+		scratch_put(&s, "per_cpu/cpu1/trace_pipe_raw", "", 0);
+	}
+
 	/* -b and -C: set for the recording, set back after */
 	scratch_put(&s, "per_cpu/cpu0/stats", "read events: 0\nwritten: 0\n", 26);
 	scratch_put(&s, "buffer_size_kb", "1408\n", 5);

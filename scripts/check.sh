@@ -60,10 +60,16 @@ readme_report() {
 	grep -E '^\[readme\] skip ' "$1" || true
 	count "$1" "README commands ($(basename "$1"))"
 }
+# The matrix, less what the test kernels already build whole: x86_64
+# without up (i386's up is the UP build) and nojumplabel (i386-stress is
+# built and booted without JUMP_LABEL); i386 only up (off compiles the same
+# sites away as x86_64's off). make configs alone builds all of it.
 configs_pid=
 if [ "${CHECK_CONFIGS:-1}" = 1 ] && [ -n "$clone" ]; then
 	info "configuration matrix (make configs, in the clone), in the background"
-	JOBS=2 KMARK_MATRIX_I386="off up" nice -n 19 "$readme" --in "$clone" configs \
+	JOBS=2 KMARK_MATRIX="${KMARK_MATRIX:-off nokprobes nomodules}" \
+		KMARK_MATRIX_I386="${KMARK_MATRIX_I386:-up}" \
+		nice -n 19 "$readme" --in "$clone" configs \
 		> "$logdir/configs.log" 2>&1 &
 	configs_pid=$!
 fi

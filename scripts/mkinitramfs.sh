@@ -71,6 +71,20 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 	for ko in "$out"/kmark-modules/*/*.ko; do
 		[ -f "$ko" ] && cp "$ko" "$modroot/lib/modules/$kver/extra/"
 	done
+	# Signed with the build's own key where the kernel checks signatures
+	# (x86_64: the lockdown LSM selects MODULE_SIG): a locked-down guest
+	# loads them as a Secure Boot system loads its distribution's modules
+	# (lockdown.d/20-kprobe-arm.sh needs a module load after lockdown).
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' "$out/.config")
+	if grep -q '^CONFIG_MODULE_SIG=y' "$out/.config" && [ -n "$hash" ]; then
+		[ -x "$out/scripts/sign-file" ] && [ -f "$out/certs/signing_key.pem" ] ||
+			die "CONFIG_MODULE_SIG=y but no scripts/sign-file or certs/signing_key.pem in $out"
+		for ko in $(find "$modroot" -name '*.ko'); do
+			"$out/scripts/sign-file" "$hash" "$out/certs/signing_key.pem" \
+				"$out/certs/signing_key.x509" "$ko" ||
+				die "signing $ko failed"
+		done
+	fi
 fi
 
 list=$out/initramfs.list

@@ -351,8 +351,12 @@ def build(outdir, work):
             for f in ('kernel/trace/Kconfig', 'kernel/trace/Makefile',
                       'MAINTAINERS')}
     git(repo, 'checkout', '-q', '--', '.')
+    # A part before kmark's own (tracefs) leaves the files kmark's patches
+    # touch as they are: 0001 and 0009 must still apply to them.
+    applied = set()
     for n, part in enumerate(PARTS):
         for patch in part['patches']:
+            applied.add(patch)
             run(['patch', '-d', repo, '-p1', '-s', '-N', '--no-backup-if-mismatch',
                  '-i', os.path.join(PATCHES, patch)])
         for f in part['files']:
@@ -360,12 +364,12 @@ def build(outdir, work):
             shutil.copyfile(os.path.join(TOP, f), os.path.join(repo, f))
         later_kconfig = [o for p in PARTS[n + 1:] for o in p['kconfig']]
         later_make = [w for p in PARTS[n + 1:] for w in p['make']]
-        if os.path.exists(os.path.join(repo, 'kernel/trace/Kconfig')):
+        if '0001-kmark-kconfig-and-makefile.patch' in applied:
             with open(os.path.join(repo, 'kernel/trace/Kconfig'), 'w') as fh:
                 fh.write(cut_kconfig(full['kernel/trace/Kconfig'], later_kconfig))
             with open(os.path.join(repo, 'kernel/trace/Makefile'), 'w') as fh:
                 fh.write(cut_makefile(full['kernel/trace/Makefile'], later_make))
-        if os.path.exists(os.path.join(repo, 'MAINTAINERS')):
+        if '0009-kmark-maintainers.patch' in applied:
             # The entry lists the files of the parts applied so far.
             later_files = [f for p in PARTS[n + 1:] for f in p['files']]
             with open(os.path.join(repo, 'MAINTAINERS'), 'w') as fh:

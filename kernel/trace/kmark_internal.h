@@ -204,6 +204,7 @@ struct kmark_marker {
 	void (*print_format)(struct seq_buf *s, const struct kmark_marker *m);
 	bool gone;
 	bool always_on;
+	bool was_enabled;	/* attached once: records may be in a buffer */
 	u8 pid_field;
 	bool pid_field_only;
 };
@@ -989,6 +990,7 @@ int kmark_snapshot_alloc(struct kmark_instance *inst);
 int kmark_snapshot_swap(struct kmark_instance *inst);
 void kmark_snapshot_free(struct kmark_instance *inst);
 void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
+unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);

@@ -188,16 +188,18 @@ static bool kmark_synth_ident(const char *s, size_t len)
 static struct kmark_synth *kmark_synth_parse(char *def, const char **err,
 					     unsigned int *pos)
 {
-	char fmt[KMARK_MAX_FIELDS * (KMARK_NAME_MAX + 8)] = "";
-	char *p = def, *name, *field, *semi;
+	const size_t fmt_size = KMARK_MAX_FIELDS * (KMARK_NAME_MAX + 8);
+	char *p = def, *name, *field, *semi, *fmt;
 	struct kmark_synth *sy;
 	unsigned int n = 0, off = 0;
 	const char *lerr;
 	unsigned int lpos;
 
 	*pos = 0;
+	/* The format being built: too big for a 32-bit kernel's stack. */
+	fmt = kzalloc(fmt_size, GFP_KERNEL);
 	sy = kzalloc(sizeof(*sy), GFP_KERNEL);
-	if (!sy)
+	if (!sy || !fmt)
 		goto nomem;
 	INIT_LIST_HEAD(&sy->marker.files);
 	sy->def = kstrdup(def, GFP_KERNEL);
@@ -273,7 +275,7 @@ static struct kmark_synth *kmark_synth_parse(char *def, const char **err,
 			sy->args[n] = (struct kmark_arg){ off, t->size, t->class };
 			off += t->size;
 		}
-		snprintf(fmt + strlen(fmt), sizeof(fmt) - strlen(fmt), "%s%s=%s",
+		snprintf(fmt + strlen(fmt), fmt_size - strlen(fmt), "%s%s=%s",
 			 n ? " " : "", field, chars ? "%s" : t->conv);
 		n++;
 		p = semi ? semi + 1 : NULL;
@@ -313,12 +315,15 @@ static struct kmark_synth *kmark_synth_parse(char *def, const char **err,
 	kmark_layout_finish(sy->marker.layout);
 	sy->marker.system = KMARK_SYNTH_SYSTEM;
 	sy->marker.ops = &kmark_synth_ops;
+	kfree(fmt);
 	return sy;
 nomem:
 	*err = "Out of memory";
+	kfree(fmt);
 	kmark_synth_free(sy);
 	return ERR_PTR(-ENOMEM);
 fail:
+	kfree(fmt);
 	kmark_synth_free(sy);
 	return ERR_PTR(-EINVAL);
 }

@@ -6,8 +6,10 @@ mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 T=/sys/kernel/tracing/kmark
 level=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown)
 if [ "$level" != integrity ]; then
-	plan 0
-	diag "lockdown is $level: no kprobe can be defined, nothing to arm"
+	# (a plan of 0 is "no results" to ktap.py: a named skip, in skips.py)
+	plan 1
+	skip "a waiting kprobe is not armed after the raise" \
+		"lockdown is $level: no kprobe can be defined, nothing to arm"
 	exit 0
 fi
 plan 4

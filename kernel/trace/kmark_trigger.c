@@ -397,7 +397,8 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 		if (!strcmp(word, kmark_trigger_cmds[i]->name))
 			c = kmark_trigger_cmds[i];
 	if (!c) {
-		*err = "Unknown trigger: traceon, traceoff, snapshot, stacktrace, enable_event, disable_event or hist";
+		*err = "Unknown trigger: traceon, traceoff, snapshot, stacktrace, "
+		       "enable_event, disable_event or hist";
 		*pos = *remove;
 		return ERR_PTR(-EINVAL);
 	}

@@ -41,13 +41,16 @@ kmark-testprog pingpong-time 500 > /dev/null
 
 # The readers: the same program reads both tracers' files, 4 KiB at a time
 # like cat (kmark-testprog drain: O_NONBLOCK until EAGAIN), and kmark record
-# writes a trace.dat of kmark's raw pages.
+# writes a trace.dat of kmark's raw pages (-S: spliced); readdrain writes
+# the raw pages into a file (1 MiB writes), what a recorder pays for it.
 lost_now() { echo $(( $(sum "$1" overrun) + $(sum "$1" 'dropped events') )); }
 # drain NAME DIR MODE READER...: events recorded with no reader (they fit
 # in the buffer: "fill_lost" says so), then READER alone takes them on
 # CPU 1; twice, DRAIN/4 and DRAIN events: the difference of the two times
 # is READER's own time for the extra events (its start-up and end cancel
-# out), the rate it keeps up with at zero loss.
+# out), the rate it keeps up with at zero loss. kmark record stops at
+# once (-t 1 us: its threads then take every page there is): a longer -t
+# is a floor under both times, which a drain shorter than it hides.
 drain_once() {
 	clear_bufs
 	# (kmark record disables its events when it ends)
@@ -56,6 +59,8 @@ drain_once() {
 	shift
 	fill_lost=$(( fill_lost + $(lost_now "$dir") ))
 	r0=$(sum "$dir" 'read events')
+	# a reader's file from the run before: not freed in this one's time
+	rm -f /tmp/rd.dat
 	ns=$(taskset 2 kmark-testprog time "$@")
 	events=$(( $(sum "$dir" 'read events') - r0 ))
 }
@@ -96,11 +101,14 @@ readers() {
 	if [ "$kind" = drain ]; then
 		drain kmark_cat $K marker kmark-testprog drain $K/trace_pipe
 		drain kmark_raw $K marker kmark-testprog drain $K/per_cpu/cpu0/trace_pipe_raw
-		drain kmark_dat $K marker kmark record -k -t 0.001 -o /tmp/rd.dat kmark_bench
+		drain kmark_dat $K marker kmark record -k -t 0.000001 -o /tmp/rd.dat kmark_bench
+		drain kmark_dat_splice $K marker kmark record -S -k -t 0.000001 -o /tmp/rd.dat kmark_bench
+		drain kmark_raw_file $K marker kmark-testprog readdrain $K/per_cpu/cpu0/trace_pipe_raw /tmp/rd.dat 1048576
 	else
 		flood kmark_cat $K marker cat $K/trace_pipe
 		flood kmark_raw $K marker cat $K/per_cpu/cpu0/trace_pipe_raw
 		flood kmark_dat $K marker kmark record -k -o /tmp/rd.dat kmark_bench
+		flood kmark_dat_splice $K marker kmark record -S -k -o /tmp/rd.dat kmark_bench
 	fi
 	rm -f /tmp/rd.dat
 	echo > $K/set_event
@@ -108,6 +116,7 @@ readers() {
 	if [ "$kind" = drain ]; then
 		drain ftrace_cat $T tracepoint kmark-testprog drain $T/trace_pipe
 		drain ftrace_raw $T tracepoint kmark-testprog drain $T/per_cpu/cpu0/trace_pipe_raw
+		drain ftrace_raw_file $T tracepoint kmark-testprog readdrain $T/per_cpu/cpu0/trace_pipe_raw /tmp/rd.dat 1048576
 	else
 		flood ftrace_cat $T tracepoint cat $T/trace_pipe
 		flood ftrace_raw $T tracepoint cat $T/per_cpu/cpu0/trace_pipe_raw

@@ -8,8 +8,8 @@
 # trace.dat's saved cmdlines name every record as the text does; then
 # three sys_sync events. Then the
 # raw pages of each CPU, the text of the same records, the format files
-# and saved_comms, printed as base64 of a gzip'ed tar between KMARK-RAW
-# lines.
+# (events/SYS/NAME/), saved_comms and saved_cmdlines, printed as base64 of
+# a gzip'ed tar between KMARK-RAW lines.
 K=/sys/kernel/debug/kmark
 echo 0 > $K/tracing_on
 echo > $K/set_event
@@ -27,12 +27,13 @@ echo > $K/set_event
 c=/tmp/cap
 rm -rf $c; mkdir -p $c/events
 for f in header_page header_event; do cat $K/events/$f > $c/events/$f; done
-for e in sched_switch sched_wakeup sys_sync; do
-	mkdir $c/events/$e
+for e in sched/sched_switch sched/sched_wakeup syscalls/sys_sync; do
+	mkdir -p $c/events/$e
 	for f in format id; do cat $K/events/$e/$f > $c/events/$e/$f; done
 done
 cat $K/trace > $c/trace.txt
 cat $K/saved_comms > $c/saved_comms
+cat $K/saved_cmdlines > $c/saved_cmdlines
 for cpu in 0 1; do
 	kmark-testprog drain $K/per_cpu/cpu$cpu/trace_pipe_raw > $c/cpu$cpu.raw
 done

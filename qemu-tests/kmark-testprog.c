@@ -22,9 +22,30 @@
  *                     "failed STATUS"); its output goes to /dev/null
  *   reread FILE       read FILE to the end, lseek to 0, read it again and
  *                     pread it from 0: prints "same BYTES" or "differ ..."
- *   rawdump FILE      read ring-buffer pages (trace_pipe_raw) with
+ *   rawdump [--splice] FILE
+ *                     read ring-buffer pages (trace_pipe_raw) with
  *                     O_NONBLOCK until EAGAIN; print "TS TYPE PID" per
  *                     event, "lost N" where a page says events were lost
+ *                     (N -1: how many, not stored). --splice: the pages
+ *                     come through a pipe, splice(SPLICE_F_NONBLOCK), and
+ *                     each page is first "page COMMIT" (its data bytes)
+ *   splice FILE LEN [wait]
+ *                     one splice() of LEN bytes from FILE into a pipe,
+ *                     SPLICE_F_NONBLOCK unless "wait": prints the bytes
+ *                     moved or the errno name
+ *   readsplice FILE   read 100 bytes of FILE, then splice() a page of it:
+ *                     prints the errno name (or the bytes)
+ *   splicehold FILE CMD
+ *                     splice a page of FILE into a pipe, close FILE, run
+ *                     CMD (sh -c); read the pipe, run CMD again: prints
+ *                     "held STATUS released STATUS"
+ *   splicedrain FILE OUT
+ *                     splice FILE's pages through a 1 MiB pipe into OUT
+ *                     until EAGAIN
+ *   readdrain FILE OUT BYTES
+ *                     read FILE's pages (4 KiB reads, O_NONBLOCK) into a
+ *                     buffer of BYTES, write it to OUT when full, until
+ *                     EAGAIN
  *   latency FILE N    N times, a child calls sync() (after 20..80 ms) and
  *                     notes the time; this process reads FILE (trace_pipe,
  *                     blocking) and measures how long each sys_sync line
@@ -471,22 +492,54 @@ static int reread(const char *path)
  * them: u64 timestamp, local_t commit (bytes of data; flags in the top
  * bits), then events with a 32-bit header (type_len:5, time_delta:27).
  */
-static int rawdump(const char *path)
+/* the next page: read(), or through a pipe with splice() (@p[0] >= 0) */
+static ssize_t next_page(int fd, const int *p, unsigned char *page,
+			 size_t size, size_t *queued)
+{
+	ssize_t r;
+
+	if (p[0] < 0)
+		return read(fd, page, size);
+	if (!*queued) {
+		r = splice(fd, NULL, p[1], NULL, 16 * size, SPLICE_F_NONBLOCK);
+		if (r <= 0)
+			return r;
+		if (r % size) {
+			fprintf(stderr, "rawdump: splice moved %zd bytes, not whole pages\n", r);
+			errno = EIO;
+			return -1;
+		}
+		*queued = (size_t)r;
+	}
+	r = read(p[0], page, size);
+	if (r > 0)
+		*queued -= (size_t)r;
+	return r;
+}
+
+static int rawdump(const char *path, int use_splice)
 {
 	static unsigned char page[4096];
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2] = { -1, -1 };
 	const size_t hdr = 8 + sizeof(long);
+	size_t queued = 0;
 
 	if (fd < 0)
 		return perror(path), 1;
+	if (use_splice && pipe(p))
+		return perror("pipe"), 1;
 	for (;;) {
-		ssize_t r = read(fd, page, sizeof(page));
+		ssize_t r = next_page(fd, p, page, sizeof(page), &queued);
 		unsigned long commit, flags;
 		unsigned long long ts;
 		size_t off;
 
 		if (!r || (r < 0 && errno == EAGAIN))
 			break;
+		if (r < 0) {
+			printf("error %s\n", errname(errno));
+			return 1;
+		}
 		if (r != (ssize_t)sizeof(page)) {
 			fprintf(stderr, "rawdump: short page (%zd)\n", r);
 			return 1;
@@ -496,6 +549,8 @@ static int rawdump(const char *path)
 		/* RB_MISSED_EVENTS (bit 31), RB_MISSED_STORED (bit 30). */
 		flags = (commit >> 30) & 3;
 		commit &= ~(3UL << 30);
+		if (use_splice)
+			printf("page %lu\n", commit);
 		if (flags & 2) {
 			long lost = -1;
 
@@ -552,6 +607,111 @@ static int rawdump(const char *path)
 		}
 	}
 	close(fd);
+	return 0;
+}
+
+static int splice_once(const char *path, size_t len, int wait)
+{
+	int fd = open(path, O_RDONLY | (wait ? 0 : O_NONBLOCK)), p[2];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = splice(fd, NULL, p[1], NULL, len, wait ? 0 : SPLICE_F_NONBLOCK);
+	if (r < 0)
+		puts(errname(errno));
+	else
+		printf("%zd\n", r);
+	return 0;
+}
+
+/* splice FILE's pages through a 1 MiB pipe into OUT until EAGAIN */
+static int splicedrain(const char *path, const char *outp)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2], out;
+	ssize_t r, w;
+
+	out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || out < 0 || pipe(p))
+		return perror(path), 1;
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	while ((r = splice(fd, NULL, p[1], NULL, 1 << 20, SPLICE_F_NONBLOCK)) > 0)
+		while (r > 0 && (w = splice(p[0], NULL, out, NULL, r, 0)) > 0)
+			r -= w;
+	return 0;
+}
+
+/*
+ * splice a page of FILE into a pipe, close FILE, run CMD with the page in
+ * the pipe, then read the pipe and run CMD again: "held STATUS released
+ * STATUS" (each CMD's exit status).
+ */
+static int splicehold(const char *path, const char *cmd)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2], a, b;
+	char page[4096];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = splice(fd, NULL, p[1], NULL, sizeof(page), SPLICE_F_NONBLOCK);
+	close(fd);
+	if (r != (ssize_t)sizeof(page)) {
+		printf("splice %s\n", r < 0 ? errname(errno) : "short");
+		return 1;
+	}
+	a = system(cmd);
+	if (read(p[0], page, sizeof(page)) != (ssize_t)sizeof(page))
+		return perror("read"), 1;
+	b = system(cmd);
+	printf("held %d released %d\n", WEXITSTATUS(a), WEXITSTATUS(b));
+	return 0;
+}
+
+/* read FILE's pages into a buffer of BUF bytes, write it to OUT when full */
+static int readdrain(const char *path, const char *outp, size_t bufsz)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK), out;
+	char *buf = malloc(bufsz);
+	size_t fill = 0;
+	ssize_t r;
+
+	out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || out < 0 || !buf)
+		return perror(path), 1;
+	for (;;) {
+		r = read(fd, buf + fill, 4096);
+		if (r > 0)
+			fill += r;
+		if (fill + 4096 > bufsz || r <= 0) {
+			if (fill && write(out, buf, fill) != (ssize_t)fill)
+				return perror(outp), 1;
+			fill = 0;
+		}
+		if (r <= 0)
+			break;
+	}
+	return 0;
+}
+
+static int readsplice(const char *path)
+{
+	char buf[100];
+	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2];
+	ssize_t r;
+
+	if (fd < 0 || pipe(p))
+		return perror(path), 1;
+	r = read(fd, buf, sizeof(buf));
+	if (r != (ssize_t)sizeof(buf)) {
+		printf("read %zd\n", r);
+		return 0;
+	}
+	r = splice(fd, NULL, p[1], NULL, 4096, SPLICE_F_NONBLOCK);
+	if (r < 0)
+		puts(errname(errno));
+	else
+		printf("%zd\n", r);
 	return 0;
 }
 
@@ -708,15 +868,31 @@ int main(int argc, char **argv)
 		return reread(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "time"))
 		return time_cmd(argv + 2);
+	if (argc >= 4 && !strcmp(argv[1], "rawdump") &&
+	    !strcmp(argv[2], "--splice"))
+		return rawdump(argv[3], 1);
 	if (argc >= 3 && !strcmp(argv[1], "rawdump"))
-		return rawdump(argv[2]);
+		return rawdump(argv[2], 0);
+	if (argc >= 4 && !strcmp(argv[1], "splice"))
+		return splice_once(argv[2], (size_t)atol(argv[3]),
+				   argc >= 5 && !strcmp(argv[4], "wait"));
+	if (argc >= 5 && !strcmp(argv[1], "readdrain"))
+		return readdrain(argv[2], argv[3], (size_t)atol(argv[4]));
+	if (argc >= 4 && !strcmp(argv[1], "splicehold"))
+		return splicehold(argv[2], argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "splicedrain"))
+		return splicedrain(argv[2], argv[3]);
+	if (argc >= 3 && !strcmp(argv[1], "readsplice"))
+		return readsplice(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "latency"))
 		return latency(argv[2], atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "names"))
 		return names(atoi(argv[2]), argv[3]);
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
-			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
+			"       drain FILE | sync N | time CMD... | reread FILE |\n"
+			"       rawdump [--splice] FILE | splice FILE LEN [wait] | readsplice FILE |\n"
+			"       splicehold FILE CMD | splicedrain FILE OUT | readdrain FILE OUT BYTES |\n"
 			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS | sweep [-s M:FILE:TEXT]... OP ARGS | state\n");
 		return 2;

@@ -39,6 +39,9 @@ def env_int(env, name):
 
 # the readers of the reader figures (qemu-tests/bench.sh), and what they are
 READERS = ('kmark_cat', 'ftrace_cat', 'kmark_raw', 'kmark_dat', 'ftrace_raw')
+# readers measured in the drain only (the flood: READERS and FLOOD_ONLY)
+DRAIN_ONLY = ('kmark_dat_splice', 'kmark_raw_file', 'ftrace_raw_file')
+FLOOD_ONLY = ('kmark_dat_splice',)
 
 
 def figures(vals, env):
@@ -79,7 +82,7 @@ def figures(vals, env):
         v = med(vals, 'switch.' + k)
         if none is not None and v is not None:
             f['switch.' + k] = (v - none) / (2 * pp)
-    for r in READERS:
+    for r in READERS + DRAIN_ONLY:
         ev, ns = med(vals, f'drain.{r}.events'), med(vals, f'drain.{r}.ns')
         fill_lost = med(vals, f'drain.{r}.fill_lost')
         f[f'drain.{r}.fill_lost'] = fill_lost
@@ -343,12 +346,20 @@ def main():
         'drain.kmark_raw.eps', '')
     row('reader alone: kmark record -o x.dat (pages into a trace.dat), events/s',
         'drain.kmark_dat.eps', '')
+    row('reader alone: kmark record -S -o x.dat (the pages spliced), events/s',
+        'drain.kmark_dat_splice.eps', '')
     row('reader alone: ftrace trace_pipe_raw (pages), events/s',
         'drain.ftrace_raw.eps', '')
     rrow('**kmark / ftrace, raw pages**', 'drain.kmark_raw.eps',
          'drain.ftrace_raw.eps', '>= 1x')
     rrow('**kmark record -o x.dat / ftrace raw pages**', 'drain.kmark_dat.eps',
          'drain.ftrace_raw.eps', '>= 1x')
+    row('reader alone: kmark trace_pipe_raw into a file (1 MiB writes), events/s',
+        'drain.kmark_raw_file.eps', '')
+    row('reader alone: ftrace trace_pipe_raw into a file (1 MiB writes), events/s',
+        'drain.ftrace_raw_file.eps', '')
+    rrow('kmark record -o x.dat / ftrace raw pages into a file',
+         'drain.kmark_dat.eps', 'drain.ftrace_raw_file.eps', '')
 
     def joined(name, keys):
         L.append(f'| {name} | ' + ' / '.join(fmt(ic.get(k)) for k in keys) +
@@ -361,6 +372,7 @@ def main():
                     ('ftrace_cat', 'ftrace trace_pipe + cat'),
                     ('kmark_raw', 'kmark trace_pipe_raw + cat'),
                     ('kmark_dat', 'kmark record -o x.dat'),
+                    ('kmark_dat_splice', 'kmark record -S -o x.dat'),
                     ('ftrace_raw', 'ftrace trace_pipe_raw + cat')):
         row(f'flood of {flood:,} events at the writer\'s full rate, lost: {what}',
             f'flood.{r}.lost', '')
@@ -401,9 +413,16 @@ def main():
              'the time is its instructions, nothing else runs), the highest '
              'event rate it keeps up with at zero loss on a CPU of its own. Both '
              'tracers\' files are read by the same program (`kmark-testprog '
-             'drain`: O_NONBLOCK reads of 4 KiB, as cat reads, until EAGAIN); '
-             '`kmark record -k -t 0.001 -o x.dat` reads every CPU\'s pages and '
-             'writes the trace.dat. '
+             'drain`: O_NONBLOCK reads of 4 KiB, as cat reads, until EAGAIN, '
+             'into /dev/null); `kmark record -k -t 0.000001 -o x.dat` (stopped '
+             'at once: it takes every page there is, no -t floor under a short '
+             'drain) reads every CPU\'s pages (a thread per CPU, read() into '
+             '1 MiB, written when full and before each sleep; `-S`: spliced into the files) and '
+             'writes the trace.dat, into the guest\'s ramfs (/tmp), whose page '
+             'cache it pays for; "into a file" is the raw pages read the same '
+             'way into a file there (`kmark-testprog readdrain`, 1 MiB writes): '
+             'what any recorder pays for the file. Each run\'s file is removed '
+             'before the next is timed. '
              '**flood**: the writer at its full rate (faster than any reader) '
              'while a blocking reader (`cat`, `kmark record`) runs on CPU 1; both '
              'vCPUs share one host thread (single-threaded TCG; -icount needs '
@@ -539,8 +558,8 @@ def main():
     want = ['hit.plain', 'hit.marker_off', 'hit.marker_on', 'hit.marker_paused',
             'hit.tracepoint_on', 'hit.kmark_kprobe', 'hit.ftrace_kprobe',
             'switch.kmark', 'switch.ftrace', 'switch.ftrace_nocmd'] + [
-            f'drain.{r}.eps' for r in READERS] + [
-            f'flood.{r}.lost' for r in READERS] + [
+            f'drain.{r}.eps' for r in READERS + DRAIN_ONLY] + [
+            f'flood.{r}.lost' for r in READERS + FLOOD_ONLY] + [
             'idle.kmark.own_ps', 'idle.kmark_per_event.own_ps',
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
             'size.kmark', 'size.ftrace', 'hit.marker_filtered',

@@ -4,7 +4,8 @@
 # its trace_pipe output and the kernel's counts as fixtures for the host
 # tests of userspace/ (userspace/tests/fixtures/real-ARCH.trace and .counts).
 # capture-fixtures.sh --raw ARCH: run qemu-tests/capture-raw.sh instead and
-# unpack its raw pages, format files, text and saved_comms into
+# unpack its raw pages, format files (events/SYS/NAME/), text, saved_comms
+# and saved_cmdlines into
 # userspace/tests/fixtures/raw-ARCH-ids/ (records that name their task by
 # common_comm_id; raw-ARCH/ are older captures, with common_comm).
 set -euo pipefail

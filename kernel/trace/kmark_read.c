@@ -23,9 +23,11 @@
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/fs.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/uaccess.h>
 
 #include "kmark_internal.h"
@@ -695,9 +697,167 @@ static __poll_t kmark_raw_poll(struct file *file, poll_table *pt)
 				     READ_ONCE(r->inst->buffer_percent));
 }
 
+/*
+ * splice(): whole pages into a pipe without a copy, as ftrace's
+ * tracing_buffers_splice_read(). Each page ring_buffer_read_page() takes
+ * (a full reader page is swapped for a spare one, not copied) goes into
+ * the pipe as it is, held by a kmark_page_ref until the pipe lets it go;
+ * then it goes back to the CPU's buffer as its next spare. Only pages the
+ * writer has left: the page being written stays for read(), which takes
+ * partial pages. A blocking splice that finds no page waits, as read()
+ * does, for buffer_percent of the CPU's pages, takes what there is then,
+ * and returns 0 when that is nothing (the page being written is not full).
+ *
+ * A page in a pipe may outlive the file it was spliced from: its ref holds
+ * the instance (no rmdir) and counts as a user of its buffers (the
+ * snapshot buffer it may have come from, after a swap, is not freed).
+ */
+struct kmark_page_ref {
+	struct kmark_instance *inst;	/* held */
+	struct trace_buffer *buffer;
+	struct buffer_data_read_page *rpage;
+	int cpu;
+	refcount_t refcount;
+};
+
+static void kmark_page_ref_put(struct kmark_page_ref *ref)
+{
+	if (!refcount_dec_and_test(&ref->refcount))
+		return;
+	ring_buffer_free_read_page(ref->buffer, ref->cpu, ref->rpage);
+	atomic_dec(&ref->inst->buf_users);
+	kmark_inst_put(ref->inst);
+	kfree(ref);
+}
+
+static void kmark_pipe_buf_release(struct pipe_inode_info *pipe,
+				   struct pipe_buffer *buf)
+{
+	kmark_page_ref_put((struct kmark_page_ref *)buf->private);
+	buf->private = 0;
+}
+
+static bool kmark_pipe_buf_get(struct pipe_inode_info *pipe,
+			       struct pipe_buffer *buf)
+{
+	struct kmark_page_ref *ref = (struct kmark_page_ref *)buf->private;
+
+	if (refcount_read(&ref->refcount) > INT_MAX / 2)
+		return false;
+	refcount_inc(&ref->refcount);
+	return true;
+}
+
+static const struct pipe_buf_operations kmark_pipe_buf_ops = {
+	.release = kmark_pipe_buf_release,
+	.get = kmark_pipe_buf_get,
+};
+
+/* The pages splice_to_pipe() could not put into the pipe. */
+static void kmark_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	kmark_page_ref_put((struct kmark_page_ref *)spd->partial[i].private);
+	spd->partial[i].private = 0;
+}
+
+static ssize_t kmark_raw_splice_read(struct file *file, loff_t *ppos,
+				     struct pipe_inode_info *pipe, size_t len,
+				     unsigned int flags)
+{
+	struct kmark_raw *r = file->private_data;
+	struct kmark_instance *inst = r->inst;
+	struct trace_buffer *buffer;
+	struct partial_page partial_def[PIPE_DEF_BUFFERS];
+	struct page *pages_def[PIPE_DEF_BUFFERS];
+	struct splice_pipe_desc spd = {
+		.pages = pages_def,
+		.partial = partial_def,
+		.nr_pages_max = PIPE_DEF_BUFFERS,
+		.ops = &kmark_pipe_buf_ops,
+		.spd_release = kmark_spd_release,
+	};
+	struct kmark_page_ref *ref;
+	bool woken = false;
+	ssize_t ret = 0;
+	unsigned int i;
+
+	/* Whole pages only; a page read() began is read() to its end. */
+	if (len < r->size || READ_ONCE(r->off) != r->size)
+		return -EINVAL;
+	if (splice_grow_spd(pipe, &spd))
+		return -ENOMEM;
+again:
+	/* Consumers of the buffer take turns (see kmark_pipe_fill()). */
+	mutex_lock(&inst->read_mutex);
+	/* A snapshot may swap the buffers: the pages are this one's. */
+	buffer = READ_ONCE(inst->buffer);
+	for (i = 0; i < spd.nr_pages_max && len >= r->size &&
+		    ring_buffer_entries_cpu(buffer, r->cpu); i++) {
+		int rr;
+
+		ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+		if (!ref) {
+			ret = -ENOMEM;
+			break;
+		}
+		refcount_set(&ref->refcount, 1);
+		ref->buffer = buffer;
+		ref->cpu = r->cpu;
+		ret = ring_buffer_alloc_read_page(buffer, r->cpu, &ref->rpage);
+		if (ret) {
+			kfree(ref);
+			break;
+		}
+		rr = ring_buffer_read_page(buffer, ref->rpage, r->size, r->cpu, 1);
+		if (rr < 0) {
+			/* No page the writer has left. */
+			ring_buffer_free_read_page(buffer, r->cpu, ref->rpage);
+			kfree(ref);
+			break;
+		}
+		/* The open file holds the instance: this cannot fail. */
+		if (WARN_ON_ONCE(kmark_inst_hold(inst))) {
+			ring_buffer_free_read_page(buffer, r->cpu, ref->rpage);
+			kfree(ref);
+			ret = -ENODEV;
+			break;
+		}
+		ref->inst = inst;
+		atomic_inc(&inst->buf_users);
+		spd.pages[i] = virt_to_page(ring_buffer_read_page_data(ref->rpage));
+		spd.partial[i].offset = 0;
+		spd.partial[i].len = r->size;
+		spd.partial[i].private = (unsigned long)ref;
+		spd.nr_pages++;
+		len -= r->size;
+		*ppos += r->size;
+	}
+	mutex_unlock(&inst->read_mutex);
+
+	if (!spd.nr_pages) {
+		if (ret || woken)
+			goto out;
+		ret = -EAGAIN;
+		if ((file->f_flags & O_NONBLOCK) || (flags & SPLICE_F_NONBLOCK))
+			goto out;
+		ret = ring_buffer_wait(READ_ONCE(inst->buffer), r->cpu,
+				       READ_ONCE(inst->buffer_percent), NULL, NULL);
+		if (ret)
+			goto out;
+		/* Once more, for what came: full pages, or nothing (0). */
+		woken = true;
+		goto again;
+	}
+	ret = splice_to_pipe(pipe, &spd);
+out:
+	splice_shrink_spd(&spd);
+	return ret;
+}
+
 static const struct file_operations kmark_raw_fops = {
 	.open = kmark_raw_open,
 	.read = kmark_raw_read,
+	.splice_read = kmark_raw_splice_read,
 	.poll = kmark_raw_poll,
 	.release = kmark_raw_release,
 };

@@ -34,7 +34,7 @@ integrity)
 		sh -c "echo 'p:lockq vfs_read' >> $T/kprobe_events"
 	echo > $T/set_event
 	check "the kmark tool finds the tracefs copy and enables through it" \
-		sh -c "kmark enable sys_sync > /dev/null && grep -qx sys_sync $T/set_event"
+		sh -c "kmark enable sys_sync > /dev/null && grep -qx syscalls:sys_sync $T/set_event"
 	sync
 	check "kmark stream reads the event" \
 		sh -c "kmark stream -n 1 | grep -q sys_sync"

@@ -7,7 +7,7 @@ echo > $K/kprobe_events
 
 kmark enable sched_switch > /tmp/t.out 2>&1
 expect_eq "kmark enable sched_switch: exit 0" "$?" "0"
-check "sched_switch is in set_event" grep -qx sched_switch $K/set_event
+check "sched:sched_switch is in set_event" grep -qx sched:sched_switch $K/set_event
 kmark-testprog pingpong 40 > /tmp/pp.out &
 kmark stream -n 5 -c kmping > /tmp/stream.out 2>&1
 wait
@@ -28,7 +28,7 @@ diag "$out"
 expect_eq "enable do_sys_openat2: exit 0" "$rc" "0"
 check "it says it fell back to a kprobe" sh -c "echo '$out' | grep -q 'defined kprobe event'"
 expect_eq "the kprobe is defined" "$(cat $K/kprobe_events)" "p:kprobes/do_sys_openat2 do_sys_openat2+0"
-expect_eq "and enabled" "$(cat $K/set_event)" "kprobes/do_sys_openat2"
+expect_eq "and enabled as kprobes:NAME" "$(cat $K/set_event)" "kprobes:do_sys_openat2"
 cat /proc/version > /dev/null
 check "and records" grep -q ': do_sys_openat2: (do_sys_openat2+0x0/' $K/trace
 kmark disable do_sys_openat2
@@ -86,9 +86,9 @@ expect_eq "kmark instance new s1: exit 0, nothing said, instances/s1 made" \
 kmark -B s1 enable sys_sync > /tmp/ki.out 2>&1
 diag "$(cat /tmp/ki.out)"
 expect_eq "kmark -B s1 enable sys_sync: in s1's set_event, not the top's" \
-	"$(cat $I/s1/set_event) /$(cat $K/set_event)" "sys_sync /"
+	"$(cat $I/s1/set_event) /$(cat $K/set_event)" "syscalls:sys_sync /"
 check "kmark -B s1 list: enabled in s1, disabled at the top" sh -c \
-	"kmark -B s1 list sys_sync | grep -qE '^sys_sync +- +marker +enabled ' && kmark list sys_sync | grep -qE '^sys_sync +- +marker +disabled '"
+	"kmark -B s1 list sys_sync | grep -qE '^syscalls:sys_sync +- +marker +enabled ' && kmark list sys_sync | grep -qE '^syscalls:sys_sync +- +marker +disabled '"
 echo > $K/trace
 sync
 kmark -B s1 stream -n 1 -t 5 > /tmp/ki.out 2>&1
@@ -131,20 +131,20 @@ check "it says the name waits for the module" \
 expect_eq "the token is in set_event" "$(cat $K/set_event)" "kmark_sample:kmark_sample_step"
 kmark list > /tmp/kl.out
 check "kmark list shows it pending" \
-	grep -qE '^kmark_sample_step +kmark_sample +marker +pending +\(waits for module kmark_sample\)$' /tmp/kl.out
+	grep -qE '^kmark_sample:kmark_sample_step +kmark_sample +marker +pending +\(waits for module kmark_sample\)$' /tmp/kl.out
 modprobe kmark_sample
 kmark list 'kmark_sample:*' > /tmp/kl.out
 diag "$(cat /tmp/kl.out)"
 check "after modprobe: kmark_sample_step enabled, module column kmark_sample" \
-	grep -qE '^kmark_sample_step +kmark_sample +marker +enabled +step=%d of=%d comm=%s$' /tmp/kl.out
+	grep -qE '^kmark_sample:kmark_sample_step +kmark_sample +marker +enabled +step=%d of=%d comm=%s$' /tmp/kl.out
 check "kmark_sample_done listed, module column kmark_sample, disabled" \
-	grep -qE '^kmark_sample_done +kmark_sample +marker +disabled +-$' /tmp/kl.out
+	grep -qE '^kmark_sample:kmark_sample_done +kmark_sample +marker +disabled +-$' /tmp/kl.out
 n=$(grep -c ' \[kmark_sample\]$' $K/available_markers)
 expect_eq "'kmark_sample:*' lists the module's markers only, none pending now" \
 	"$(grep -v '^EVENT' /tmp/kl.out | grep -c ' kmark_sample ') $(grep -vc '^EVENT' /tmp/kl.out) $(grep -c pending /tmp/kl.out)" \
 	"$n $n 0"
 check "kernel markers have '-' in the module column" \
-	sh -c "kmark list sched_switch | grep -qE '^sched_switch +- +marker '"
+	sh -c "kmark list sched_switch | grep -qE '^sched:sched_switch +- +marker '"
 echo > $K/trace
 echo 3 > $W
 expect_eq "the waiting name took effect at load: 3 steps recorded" \
@@ -175,7 +175,7 @@ diag "$out"
 expect_eq "enable MOD:SYM of a module function: exit 0" "$rc" "0"
 expect_eq "it defined a kprobe on MOD:SYM and enabled it" \
 	"$(cat $K/kprobe_events) / $(cat $K/set_event)" \
-	"p:kprobes/kmark_sample_work kmark_sample:kmark_sample_work+0 / kprobes/kmark_sample_work"
+	"p:kprobes/kmark_sample_work kmark_sample:kmark_sample_work+0 / kprobes:kmark_sample_work"
 echo > $K/trace
 echo 2 > $W
 check "and it records" grep -q ' kmark_sample_work: (kmark_sample_work+0x0/' $K/trace

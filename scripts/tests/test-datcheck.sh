@@ -21,9 +21,9 @@ import datcheck
 import dat_check
 
 numeric = open(sys.argv[1] +
-               '/fixtures/raw-x86_64/events/sched_switch/format').read()
+               '/fixtures/raw-x86_64/events/sched/sched_switch/format').read()
 wakeup = open(sys.argv[1] +
-              '/fixtures/raw-x86_64/events/sched_wakeup/format').read()
+              '/fixtures/raw-x86_64/events/sched/sched_wakeup/format').read()
 # The same events as a kernel that records comms and prev_state as strings.
 strings = re.sub(r'char (prev_comm|next_comm)\[16\];(\toffset:\d+;)\tsize:16;',
                  r'__data_loc char[] \1;\2\tsize:4;', numeric)

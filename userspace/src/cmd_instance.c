@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctlfmt.h"
 #include "kmark.h"
@@ -23,19 +24,23 @@ const char *const usage_instance =
 	"       kmark instance list [-l]\n"
 	"\n"
 	"Manage instances: independent tracing sessions, each with its own\n"
-	"set_event, filters, tracing_on, buffer (trace, trace_pipe, per_cpu/),\n"
-	"buffer_size_kb and error_log, in <control dir>/instances/NAME/. Use\n"
-	"one with 'kmark -B NAME COMMAND' (list, enable, disable, stream,\n"
-	"record, stats, reset). Markers, kprobe event definitions and event\n"
-	"formats are shared by all instances.\n"
+	"set_event, events/ (enable, filter), tracing_on, buffer (trace,\n"
+	"trace_pipe, per_cpu/), buffer_size_kb, trace_clock, options/, pid\n"
+	"filters and error_log, in <control dir>/instances/NAME/. Use one with\n"
+	"'kmark -B NAME COMMAND' (list, enable, disable, stream, record, stats,\n"
+	"reset). Markers and kprobe event definitions are shared by all\n"
+	"instances.\n"
 	"\n"
-	"  new NAME...     create instances (echo NAME > instances/new). Names\n"
-	"                  take letters, digits, '_', '-' and '.', at most 31\n"
-	"                  characters; 'new' and 'remove' are reserved; the\n"
-	"                  kernel allows 7 instances\n"
-	"  remove NAME...  remove instances (echo NAME > instances/remove);\n"
-	"                  refused (Device or resource busy) while a reader of\n"
-	"                  the instance is open, e.g. a 'kmark -B NAME stream'\n"
+	"  new NAME...     create instances: mkdir instances/NAME in the tracefs\n"
+	"                  copy (/sys/kernel/tracing/kmark), echo NAME >\n"
+	"                  instances/new in debugfs. Names take letters,\n"
+	"                  digits, '_', '-' and '.', at most 63 characters;\n"
+	"                  'new' and 'remove' are reserved; there is no limit\n"
+	"                  to their number (each takes its buffer's memory)\n"
+	"  remove NAME...  remove instances (rmdir, or echo NAME >\n"
+	"                  instances/remove); refused (Device or resource busy)\n"
+	"                  while a file of the instance is open, e.g. by a\n"
+	"                  'kmark -B NAME stream'\n"
 	"  list            print the instances' names, one per line\n"
 	"\n"
 	"When the kernel refuses, its errno and the last entry of the top\n"
@@ -59,17 +64,43 @@ static char *instances_dir(void)
 	return dir;
 }
 
-/* echo NAME > instances/{new,remove}; an exit code */
-static int control(const char *what, const char *name)
+/*
+ * Make or remove instance NAME: mkdir/rmdir in instances/ of the tracefs
+ * copy; in debugfs, which has no such hook, echo NAME > instances/new or
+ * instances/remove (there, those files exist). 0 or -errno.
+ */
+static int make_or_remove(const char *what, const char *name)
 {
-	char file[32], *buf;
+	char file[32], *buf, *path;
+	bool make = !strcmp(what, "new");
 	int err;
 
 	snprintf(file, sizeof(file), "instances/%s", what);
+	path = ctl_path(file);
+	if (access(path, F_OK)) {
+		free(path);
+		path = xmalloc(strlen(ctl_top_dir()) + strlen(name) + 16);
+		sprintf(path, "%s/instances/%s", ctl_top_dir(), name);
+		err = make ? mkdir(path, 0755) : rmdir(path);
+		err = err ? -errno : 0;
+		free(path);
+		return err;
+	}
+	free(path);
 	buf = xmalloc(strlen(name) + 2);
 	sprintf(buf, "%s\n", name);
 	err = ctl_write(file, O_TRUNC, buf);
 	free(buf);
+	return err;
+}
+
+/* make or remove NAME, say why not; an exit code */
+static int control(const char *what, const char *name)
+{
+	char file[32];
+	int err = make_or_remove(what, name);
+
+	snprintf(file, sizeof(file), "instances/%s", what);
 	if (!err)
 		return KM_EXIT_OK;
 	if (!strcmp(what, "new"))

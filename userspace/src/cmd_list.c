@@ -10,16 +10,19 @@
 const char *const usage_list =
 	"usage: kmark list [-B NAME] [-e] [GLOB]\n"
 	"\n"
-	"List markers and kprobe events with their module, type, state and\n"
-	"fields, from available_markers and set_event. MODULE is the module\n"
-	"a marker belongs to, '-' for the kernel's markers and kprobe events.\n"
-	"STATE is enabled, disabled, or pending: a 'MODULE:NAME' in set_event\n"
-	"that waits for MODULE to load (no listed event matches it).\n"
+	"List markers and kprobe events, as SYS:NAME, with their module, type,\n"
+	"state and fields, from available_markers and set_event. SYS is the\n"
+	"event's system: sched, syscalls, kmark for the kernel's other\n"
+	"markers, a module's name for its markers, the group of a kprobe\n"
+	"event (kprobes). MODULE is the module a marker belongs to, '-' for\n"
+	"the kernel's markers and kprobe events. STATE is enabled, disabled,\n"
+	"or pending: a 'MODULE:NAME' in set_event that waits for MODULE to\n"
+	"load (no listed event matches it).\n"
 	"\n"
 	"GLOB (shell pattern) restricts the list, as set_event matches names:\n"
-	"'NAME' (kprobe events as 'kprobes/NAME' or 'NAME'), or\n"
-	"'MODULE:NAME' with a pattern in both parts ('mydrv:*', '*:sched_*';\n"
-	"the kernel's markers and kprobe events are 'vmlinux:NAME').\n"
+	"'SYS:NAME' with a pattern in both parts ('kmark_sample:*',\n"
+	"'*:sched_*'), or a plain 'NAME', which matches the events of that\n"
+	"name in every system and every event of a system of that name.\n"
 	"\n"
 	"With -B NAME, STATE is the one in instance NAME's set_event (the\n"
 	"events themselves are the top's available_markers: every instance\n"
@@ -32,6 +35,7 @@ const char *const usage_list =
 
 struct listing {
 	struct marker_list ml;
+	char **ids;		/* ml.n entries: "SYS:NAME" */
 	bool *on;		/* ml.n entries: enabled */
 	struct strlist waiting;	/* set_event tokens no listed event matches */
 	const char *glob;
@@ -56,25 +60,53 @@ static void find_waiting(struct listing *l, const struct strlist *tokens)
 	markers_names(&l->ml, &ids);
 	for (i = 0; i < tokens->n; i++)
 		if (event_split(tokens->v[i], mod) && mod[0] &&
-		    !ids_match_token(&ids, tokens->v[i]))
+		    !ids_match_token(&ids, tokens->v[i]) &&
+		    !sl_contains(&l->waiting, tokens->v[i]))
 			sl_push(&l->waiting, tokens->v[i]);
 	sl_free(&ids);
 }
 
+/*
+ * A line of set_event that is an event's id is that event enabled, or a
+ * token kept for its module while the event was turned off another way
+ * (events/SYS/NAME/enable): its enable file says which.
+ */
+static void confirm_enabled(struct listing *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ml.n; i++) {
+		const struct marker *m = &l->ml.v[i];
+		char *path, *v;
+
+		if (!l->on[i])
+			continue;
+		path = xmalloc(strlen(m->system) + strlen(m->name) + 16);
+		sprintf(path, "events/%s/%s/enable", m->system, m->name);
+		v = ctl_read(path);
+		if (v && v[0] == '0')
+			l->on[i] = false;
+		free(v);
+		free(path);
+	}
+}
+
 static void set_widths(struct listing *l)
 {
-	char mod[KM_MODNAME_LEN];
 	size_t i;
 
 	l->w = 5;
 	l->mw = 6;
 	for (i = 0; i < l->ml.n; i++) {
-		widen(&l->w, l->ml.v[i].name);
+		widen(&l->w, l->ids[i]);
 		if (l->ml.v[i].module)
 			widen(&l->mw, l->ml.v[i].module);
 	}
 	for (i = 0; i < l->waiting.n; i++) {
-		widen(&l->w, event_split(l->waiting.v[i], mod));
+		char mod[KM_MODNAME_LEN];
+
+		widen(&l->w, l->waiting.v[i]);
+		event_split(l->waiting.v[i], mod);
 		widen(&l->mw, mod);
 	}
 }
@@ -83,15 +115,20 @@ static void load(struct listing *l)
 {
 	struct strlist lines = { 0 }, tokens = { 0 };
 	char *buf;
+	size_t i;
 
 	buf = ctl_read_or_die("available_markers");
 	markers_parse(buf, &l->ml);
 	free(buf);
+	l->ids = xmalloc((l->ml.n + 1) * sizeof(*l->ids));
+	for (i = 0; i < l->ml.n; i++)
+		l->ids[i] = marker_id(&l->ml.v[i]);
 	buf = ctl_read_or_die("set_event");
 	set_event_parse(buf, &lines);
 	free(buf);
-	l->on = xmalloc(l->ml.n * sizeof(*l->on));
+	l->on = xmalloc((l->ml.n + 1) * sizeof(*l->on));
 	set_event_split(&l->ml, &lines, l->on, &tokens);
+	confirm_enabled(l);
 	find_waiting(l, &tokens);
 	set_widths(l);
 	sl_free(&lines);
@@ -99,13 +136,13 @@ static void load(struct listing *l)
 }
 
 /* print a row's first columns (and the header before the first row) */
-static void row(struct listing *l, const char *name, const char *mod,
+static void row(struct listing *l, const char *id, const char *mod,
 		const char *type, const char *state)
 {
 	if (!l->shown++)
 		printf("%-*s  %-*s  %-9s  %-8s  %s\n", l->w, "EVENT", l->mw,
 		       "MODULE", "TYPE", "STATE", "FIELDS");
-	printf("%-*s  %-*s  %-9s  %-8s  ", l->w, name, l->mw, mod ? mod : "-",
+	printf("%-*s  %-*s  %-9s  %-8s  ", l->w, id, l->mw, mod ? mod : "-",
 	       type, state);
 }
 
@@ -127,11 +164,11 @@ static void list_events(struct listing *l)
 	for (i = 0; i < l->ml.n; i++) {
 		const struct marker *m = &l->ml.v[i];
 
-		if (l->glob && !event_token_matches(l->glob, m->name, m->module))
+		if (l->glob && !event_token_matches(l->glob, m->system, m->name))
 			continue;
 		if (l->only_enabled && !l->on[i])
 			continue;
-		row(l, m->name, m->module, marker_type_name(m->type),
+		row(l, l->ids[i], m->module, marker_type_name(m->type),
 		    l->on[i] ? "enabled" : "disabled");
 		print_fields(m);
 		putchar('\n');
@@ -147,9 +184,9 @@ static void list_waiting(struct listing *l)
 	for (i = 0; i < l->waiting.n; i++) {
 		const char *name = event_split(l->waiting.v[i], mod);
 
-		if (l->glob && !event_token_matches(l->glob, name, mod))
+		if (l->glob && !event_token_matches(l->glob, mod, name))
 			continue;
-		row(l, name, mod, "marker", "pending");
+		row(l, l->waiting.v[i], mod, "marker", "pending");
 		printf("(waits for module %s)\n", mod);
 	}
 }
@@ -189,6 +226,9 @@ int cmd_list(int argc, char **argv)
 	load(&l);
 	list_events(&l);
 	list_waiting(&l);
+	for (size_t i = 0; i < l.ml.n; i++)
+		free(l.ids[i]);
+	free(l.ids);
 	markers_free(&l.ml);
 	free(l.on);
 	sl_free(&l.waiting);

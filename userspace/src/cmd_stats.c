@@ -16,7 +16,8 @@ const char *const usage_stats =
 	"usage: kmark stats [-B NAME]\n"
 	"\n"
 	"Print the per-CPU ring buffer statistics (per_cpu/cpuN/stats, all\n"
-	"CPUs found) as a table, plus tracing_on and buffer_size_kb.\n"
+	"CPUs found) as a table, plus tracing_on, buffer_size_kb,\n"
+	"buffer_total_size_kb and the trace clock in use (trace_clock).\n"
 	"With -B NAME, those of instance NAME (its own buffer).\n"
 	"\n"
 	"Options:\n"
@@ -61,18 +62,27 @@ static const char *value(const struct cpu_stats *c, size_t col)
 	return v ? v : "-";
 }
 
-static void print_value(const char *file)
+/* a control file's value; @optional: nothing when the file is missing */
+static void print_value(const char *file, bool optional)
 {
-	char *v = ctl_read(file);
+	char *v = ctl_read(file), *b, *e;
 	size_t l;
 
 	if (!v) {
-		printf("%s: (unreadable: %s)\n", file, strerror(errno));
+		if (!optional || errno != ENOENT)
+			printf("%s: (unreadable: %s)\n", file, strerror(errno));
 		return;
 	}
 	l = strlen(v);
 	while (l && isspace((unsigned char)v[l - 1]))
 		v[--l] = '\0';
+	/* trace_clock lists them all: "[local] global counter ..." */
+	b = strchr(v, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (!strcmp(file, "trace_clock") && e) {
+		*e = '\0';
+		memmove(v, b + 1, strlen(b + 1) + 1);
+	}
 	printf("%s: %s%s\n", file, v,
 	       strcmp(file, "buffer_size_kb") ? "" : " (per CPU)");
 	free(v);
@@ -160,7 +170,9 @@ int cmd_stats(int argc, char **argv)
 	if (!ncpus)
 		puts("(no per-CPU statistics found)");
 	free(cpus);
-	print_value("tracing_on");
-	print_value("buffer_size_kb");
+	print_value("tracing_on", false);
+	print_value("buffer_size_kb", false);
+	print_value("buffer_total_size_kb", true);
+	print_value("trace_clock", true);
 	return KM_EXIT_OK;
 }

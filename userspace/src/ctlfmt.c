@@ -59,18 +59,57 @@ static void parse_fields(struct marker *m)
 	}
 }
 
-/* kprobe events ("GRP/NAME") carry their type as a tag: "[kprobe] ..." */
-static void parse_tag(struct marker *m, const char **fmt)
+/* "name=type" pairs of a kprobe event ("dfd=s32 fname=ustring") */
+static void parse_probe_fields(struct marker *m)
 {
+	const char *p = m->format;
+	size_t alloc = 0;
+
+	while (*p) {
+		const char *tok, *eq, *end;
+		struct marker_field *mf;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		tok = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		end = p;
+		eq = memchr(tok, '=', (size_t)(end - tok));
+		if (!eq || eq == tok || eq + 1 == end)
+			continue;
+		if (m->nfields == alloc) {
+			alloc = alloc ? alloc * 2 : 8;
+			m->fields = xrealloc(m->fields, alloc * sizeof(*mf));
+		}
+		mf = &m->fields[m->nfields++];
+		strlcpy_n(mf->name, sizeof(mf->name), tok, (size_t)(eq - tok));
+		strlcpy_n(mf->conv, sizeof(mf->conv), eq + 1,
+			  (size_t)(end - eq - 1));
+	}
+}
+
+/* a kprobe event's format starts with its type as a tag: "[kprobe] ..." */
+static void parse_tag(struct marker *m, const char **fmt, const char *end)
+{
+	static const struct {
+		const char *tag;
+		enum marker_type type;
+	} tags[] = {
+		{ "[kprobe]", MK_KPROBE },
+		{ "[kretprobe]", MK_KRETPROBE },
+	};
+	size_t i, l;
+
 	m->type = MK_MARKER;
-	if (!strchr(m->name, '/'))
-		return;
-	if (!strncmp(*fmt, "[kprobe]", 8)) {
-		m->type = MK_KPROBE;
-		*fmt += 8;
-	} else if (!strncmp(*fmt, "[kretprobe]", 11)) {
-		m->type = MK_KRETPROBE;
-		*fmt += 11;
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		l = strlen(tags[i].tag);
+		if ((size_t)(end - *fmt) >= l && !strncmp(*fmt, tags[i].tag, l) &&
+		    (*fmt + l == end || isspace((unsigned char)(*fmt)[l]))) {
+			m->type = tags[i].type;
+			*fmt += l;
+			return;
+		}
 	}
 }
 
@@ -90,7 +129,7 @@ static void parse_module(struct marker *m, const char *fmt, const char **end)
 	const char *e = *end, *b;
 	size_t len;
 
-	if (strchr(m->name, '/') || e == fmt || e[-1] != ']')
+	if (m->type != MK_MARKER || e == fmt || e[-1] != ']')
 		return;
 	for (b = e - 1; b > fmt && is_modname((unsigned char)b[-1]); b--)
 		;
@@ -106,28 +145,46 @@ static void parse_module(struct marker *m, const char *fmt, const char **end)
 	*end = e;
 }
 
+/* "SYS:NAME" (or "SYS/NAME"; a plain "NAME" has system "") */
+static void parse_id(struct marker *m, const char *q, size_t nlen)
+{
+	const char *sep = q, *e = q + nlen;
+
+	while (sep < e && *sep != ':' && *sep != '/')
+		sep++;
+	if (sep == e)
+		sep = q - 1;
+	m->system = xmalloc((size_t)(sep + 1 - q) + 1);
+	strlcpy_n(m->system, (size_t)(sep + 1 - q) + 1, q,
+		  sep < q ? 0 : (size_t)(sep - q));
+	m->name = xmalloc((size_t)(e - sep));
+	strlcpy_n(m->name, (size_t)(e - sep), sep + 1, (size_t)(e - sep - 1));
+}
+
 static void parse_marker(struct marker *m, const char *q, size_t nlen,
 			 const char *end)
 {
 	const char *fmt = q + nlen;
 
 	memset(m, 0, sizeof(*m));
-	m->name = xmalloc(nlen + 1);
-	strlcpy_n(m->name, nlen + 1, q, nlen);
+	parse_id(m, q, nlen);
 	if (fmt < end)
 		fmt++;		/* the single separating space */
-	while (fmt < end && *fmt == ' ')
-		fmt++;
-	parse_tag(m, &fmt);
 	while (fmt < end && *fmt == ' ')
 		fmt++;
 	/* trim trailing blanks */
 	while (end > fmt && isspace((unsigned char)end[-1]))
 		end--;
+	parse_tag(m, &fmt, end);
+	while (fmt < end && *fmt == ' ')
+		fmt++;
 	parse_module(m, fmt, &end);
 	m->format = xmalloc((size_t)(end - fmt) + 1);
 	strlcpy_n(m->format, (size_t)(end - fmt) + 1, fmt, (size_t)(end - fmt));
-	parse_fields(m);
+	if (m->type == MK_MARKER)
+		parse_fields(m);
+	else
+		parse_probe_fields(m);
 }
 
 size_t markers_parse(const char *buf, struct marker_list *out)
@@ -164,6 +221,7 @@ void markers_free(struct marker_list *ml)
 	size_t i;
 
 	for (i = 0; i < ml->n; i++) {
+		free(ml->v[i].system);
 		free(ml->v[i].name);
 		free(ml->v[i].format);
 		free(ml->v[i].module);
@@ -186,44 +244,36 @@ const char *marker_type_name(enum marker_type t)
 	}
 }
 
-const char *event_short_name(const char *name)
+char *marker_id(const struct marker *m)
 {
-	const char *s = strrchr(name, '/');
+	char *id = xmalloc(strlen(m->system) + strlen(m->name) + 2);
 
-	return s ? s + 1 : name;
-}
-
-bool event_name_matches(const char *full, const char *name)
-{
-	if (!strcmp(full, name))
-		return true;
-	/* "kprobes/foo" may be addressed as "foo" */
-	return strchr(full, '/') && !strchr(name, '/') &&
-	       !strcmp(event_short_name(full), name);
+	sprintf(id, "%s:%s", m->system, m->name);
+	return id;
 }
 
 const struct marker *markers_find(const struct marker_list *ml,
-				  const char *name)
+				  const char *tok)
 {
 	size_t i;
 
 	for (i = 0; i < ml->n; i++)
-		if (event_name_matches(ml->v[i].name, name))
+		if (event_token_matches(tok, ml->v[i].system, ml->v[i].name))
 			return &ml->v[i];
 	return NULL;
 }
 
-const char *event_split(const char *id, char *mod)
+const char *event_split(const char *id, char *sys)
 {
-	const char *colon = strchr(id, ':');
+	const char *sep = strpbrk(id, ":/");
 
-	mod[0] = '\0';
-	if (!colon)
+	sys[0] = '\0';
+	if (!sep)
 		return id;
-	if (colon == id || colon - id >= KM_MODNAME_LEN)
+	if (sep - id >= KM_MODNAME_LEN)
 		return NULL;
-	strlcpy_n(mod, KM_MODNAME_LEN, id, (size_t)(colon - id));
-	return colon + 1;
+	strlcpy_n(sys, KM_MODNAME_LEN, id, (size_t)(sep - id));
+	return sep + 1;
 }
 
 void markers_names(const struct marker_list *ml, struct strlist *out)
@@ -231,15 +281,8 @@ void markers_names(const struct marker_list *ml, struct strlist *out)
 	size_t i;
 
 	for (i = 0; i < ml->n; i++) {
-		const struct marker *m = &ml->v[i];
-		char *id;
+		char *id = marker_id(&ml->v[i]);
 
-		if (!m->module) {
-			sl_push(out, m->name);
-			continue;
-		}
-		id = xmalloc(strlen(m->module) + strlen(m->name) + 2);
-		sprintf(id, "%s:%s", m->module, m->name);
 		sl_push(out, id);
 		free(id);
 	}
@@ -251,26 +294,27 @@ static bool pat_match(const char *pat, const char *s)
 	return strpbrk(pat, "*?[") ? !fnmatch(pat, s, 0) : !strcmp(pat, s);
 }
 
-bool event_token_matches(const char *tok, const char *name, const char *mod)
+/* as the kernel's kmark_event_matches() (kernel/trace/kmark_events.c) */
+bool event_token_matches(const char *tok, const char *system,
+			 const char *name)
 {
-	char modpat[KM_MODNAME_LEN];
-	const char *pat = event_split(tok, modpat);
+	char syspat[KM_MODNAME_LEN];
+	const char *pat;
 
-	if (!pat || (modpat[0] && !pat_match(modpat, mod ? mod : "vmlinux")))
+	if (!strpbrk(tok, ":/"))
+		return pat_match(tok, name) || pat_match(tok, system);
+	pat = event_split(tok, syspat);
+	if (!pat || (syspat[0] && !pat_match(syspat, system)))
 		return false;
-	if (pat_match(pat, name))
-		return true;
-	/* "kprobes/foo" may be written "foo" */
-	return strchr(name, '/') && !strchr(pat, '/') &&
-	       pat_match(pat, event_short_name(name));
+	return !*pat || pat_match(pat, name);
 }
 
 bool event_token_matches_id(const char *tok, const char *id)
 {
-	char mod[KM_MODNAME_LEN];
-	const char *name = event_split(id, mod);
+	char sys[KM_MODNAME_LEN];
+	const char *name = event_split(id, sys);
 
-	return name && event_token_matches(tok, name, mod[0] ? mod : NULL);
+	return name && event_token_matches(tok, sys, name);
 }
 
 bool ids_match_token(const struct strlist *ids, const char *tok)
@@ -302,47 +346,28 @@ void set_event_parse(const char *buf, struct strlist *out)
 	}
 }
 
-/* is line "MODULE:NAME" module marker m? */
-static bool is_module_marker(const struct marker *m, const char *line)
-{
-	size_t l = m->module ? strlen(m->module) : 0;
-
-	return l && !strncmp(line, m->module, l) && line[l] == ':' &&
-	       !strcmp(line + l + 1, m->name);
-}
-
 void set_event_split(const struct marker_list *ml, const struct strlist *lines,
 		     bool *on, struct strlist *tokens)
 {
-	size_t i, j, next = 0;
-	bool in_tokens = false;
+	size_t i, j;
 
 	memset(on, 0, ml->n * sizeof(*on));
 	for (i = 0; i < lines->n; i++) {
 		const char *l = lines->v[i];
+		bool found = false;
 
-		if (!strchr(l, ':')) {
-			/* a kernel marker or a kprobe event: never a token */
-			for (j = 0; j < ml->n; j++)
-				if (event_name_matches(ml->v[j].name, l))
-					on[j] = true;
-			continue;
+		for (j = 0; j < ml->n && !found; j++) {
+			const struct marker *m = &ml->v[j];
+			size_t sl = strlen(m->system);
+
+			if (!on[j] && !strncmp(l, m->system, sl) &&
+			    l[sl] == ':' && !strcmp(l + sl + 1, m->name)) {
+				on[j] = true;
+				found = true;
+			}
 		}
-		/*
-		 * A module's marker, if the next of them in list order; the
-		 * first line that is not starts the tokens (one may repeat
-		 * an enabled "MODULE:NAME").
-		 */
-		for (j = next; !in_tokens && j < ml->n; j++)
-			if (is_module_marker(&ml->v[j], l))
-				break;
-		if (in_tokens || j == ml->n) {
-			in_tokens = true;
+		if (!found)
 			sl_push(tokens, l);
-			continue;
-		}
-		on[j] = true;
-		next = j + 1;
 	}
 }
 
@@ -477,23 +502,19 @@ bool ctl_top_only(const char *name)
 {
 	static const char *const top[] = {
 		"available_markers", "README", "kprobe_events",
-		"set_event_pid", "set_event_notrace_pid", "options",
-		"instances",
+		"dynamic_events", "kprobe_profile", "saved_comms",
+		"saved_cmdlines", "instances",
 	};
-	const char *slash = strchr(name, '/'), *last;
+	const char *slash = strchr(name, '/');
 	size_t first = slash ? (size_t)(slash - name) : strlen(name), i;
 
 	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
 		if (strlen(top[i]) == first && !strncmp(name, top[i], first))
 			return true;
-	if (first != 6 || strncmp(name, "events", 6))
-		return false;
-	/* events/: the formats are the top's, the filters each instance's */
-	last = strrchr(name, '/');
-	return !last || strcmp(last + 1, "filter");
+	return false;
 }
 
-#define INSTANCE_NAME_MAX 32	/* with the NUL, as the kernel's */
+#define INSTANCE_NAME_MAX 64	/* with the NUL, as the kernel's */
 
 const char *instance_name_err(const char *name)
 {
@@ -502,7 +523,7 @@ const char *instance_name_err(const char *name)
 	if (!*name)
 		return "an instance needs a name";
 	if (strlen(name) >= INSTANCE_NAME_MAX)
-		return "instance name too long (at most 31 characters)";
+		return "instance name too long (at most 63 characters)";
 	for (p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' &&
 		    *p != '.')

@@ -24,7 +24,8 @@ struct marker_field {
 };
 
 struct marker {
-	char *name;		/* "sched_switch" or "kprobes/myopen" */
+	char *system;		/* "sched", "kprobes", a module's name */
+	char *name;		/* "sched_switch", "myopen" */
 	char *format;		/* format text after the name (and probe tag) */
 	char *module;		/* a module's marker ("[module]"); else NULL */
 	enum marker_type type;
@@ -41,35 +42,38 @@ struct marker_list {
 #define KM_MODNAME_LEN	64
 
 /*
- * available_markers: "NAME FORMAT" per line, "NAME FORMAT [MODULE]" for a
- * marker of a module, "GRP/NAME [kprobe] FIELDS" for a kprobe event.
+ * available_markers: "SYS:NAME FORMAT" per line, "SYS:NAME FORMAT [MODULE]"
+ * for a marker of a module, "SYS:NAME [kprobe] FIELDS" (or [kretprobe])
+ * for a kprobe event, whose fields are "name=type" ("dfd=s32").
  * Returns number of markers.
  */
 size_t markers_parse(const char *buf, struct marker_list *out);
 void markers_free(struct marker_list *ml);
 const char *marker_type_name(enum marker_type t);
-/* "kprobes/foo" -> "foo"; "foo" -> "foo" */
-const char *event_short_name(const char *name);
-/* does user-supplied NAME address event FULL ("foo" or "kprobes/foo")? */
-bool event_name_matches(const char *full, const char *name);
+/* the first event that set_event token TOK names (see below), or NULL */
 const struct marker *markers_find(const struct marker_list *ml,
-				  const char *name);
+				  const char *tok);
+/* "SYS:NAME" of m, malloc'd */
+char *marker_id(const struct marker *m);
 
 /*
- * Ids, as set_event and kprobe_events name things: "MODULE:NAME" for a
- * module's marker or function, "NAME" for vmlinux's (kprobe events are
- * vmlinux's). event_split() copies MODULE to mod (KM_MODNAME_LEN bytes;
- * "" for "NAME") and returns NAME; NULL when MODULE is empty or too long.
+ * Ids, as set_event and available_events name events: "SYS:NAME". Also
+ * the kernel's older "SYS/NAME". event_split() copies SYS to sys
+ * (KM_MODNAME_LEN bytes; "" for a plain "NAME") and returns NAME; NULL
+ * when SYS is too long.
  */
-const char *event_split(const char *id, char *mod);
-/* the ids of the events of ml */
+const char *event_split(const char *id, char *sys);
+/* the ids ("SYS:NAME") of the events of ml */
 void markers_names(const struct marker_list *ml, struct strlist *out);
 /*
- * Does set_event token TOK ("NAME" or "MODULE:NAME", shell globs in both
- * parts) name event NAME of module MOD (NULL: vmlinux), as the kernel
- * decides? "kprobes/foo" may be named "foo".
+ * Does set_event token TOK name event SYSTEM:NAME, as the kernel decides?
+ * "SYS:NAME" with shell globs in both parts ("SYS:" is "SYS:*", ":NAME"
+ * is "*:NAME", "SYS/NAME" the same), or "NAME" alone, which names the
+ * events of that name in every system and every event of a system of
+ * that name.
  */
-bool event_token_matches(const char *tok, const char *name, const char *mod);
+bool event_token_matches(const char *tok, const char *system,
+			 const char *name);
 /* the same for an id */
 bool event_token_matches_id(const char *tok, const char *id);
 /* does tok match one of the ids? */
@@ -78,10 +82,12 @@ bool ids_match_token(const struct strlist *ids, const char *tok);
 /* set_event: collects the first token of each line */
 void set_event_parse(const char *buf, struct strlist *out);
 /*
- * Reading set_event gives the enabled events, in available_markers'
- * order (a module's as "MODULE:NAME"), then the tokens "MODULE:NAME" kept
- * for a module (set to wait for it while it was not loaded). Sets on[i]
- * (ml->n entries) for each enabled ml->v[i]; the tokens go to tokens.
+ * Reading set_event gives "SYS:NAME" for each enabled event, then the
+ * tokens kept for a module (set to wait for it while it was not loaded:
+ * "MODULE:NAME", globs too). Sets on[i] (ml->n entries) for each ml->v[i]
+ * whose id is a line; the lines that are no event's id, and a second line
+ * of the same id (a token kept for an event that is also enabled), go to
+ * tokens.
  */
 void set_event_split(const struct marker_list *ml, const struct strlist *lines,
 		     bool *on, struct strlist *tokens);
@@ -107,17 +113,17 @@ const char *kv_get(const struct kv *kv, size_t n, const char *key);
 
 /*
  * Instances (kmark -B NAME): whether the control file @name (relative to
- * the control directory, e.g. "set_event", "events/sched_switch/format")
+ * the control directory, e.g. "set_event", "events/sched/sched_switch/id")
  * exists only in the top directory, shared by every instance:
- * available_markers, README, kprobe_events, set_event_pid,
- * set_event_notrace_pid, options/, instances/ and everything under
- * events/ except the filters (header_page, header_event, format, id).
- * Everything else (tracing_on, set_event, trace, trace_pipe, per_cpu/,
- * error_log, buffer_size_kb, events/.../filter, ...) is per instance.
+ * available_markers, README, kprobe_events, dynamic_events,
+ * kprobe_profile, saved_comms, saved_cmdlines and instances/. Everything
+ * else (tracing_on, set_event, available_events, trace, trace_pipe,
+ * per_cpu/, events/, options/, error_log, buffer_size_kb, trace_clock,
+ * set_event_pid, ...) is per instance.
  */
 bool ctl_top_only(const char *name);
 /*
- * NULL if @name is a valid instance name (the kernel's rule: 1 to 31 of
+ * NULL if @name is a valid instance name (the kernel's rule: 1 to 63 of
  * [A-Za-z0-9_.-], not "new", "remove", "." or ".."), else why not.
  */
 const char *instance_name_err(const char *name);

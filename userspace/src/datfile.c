@@ -35,7 +35,7 @@
 
 #define OPT_DONE	0
 #define OPT_TRACECLOCK	4
-#define TRACE_CLOCK	"local"
+#define OPT_CPUCOUNT	8
 
 __attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -53,13 +53,6 @@ static bool host_big_endian(void)
 	const unsigned short one = 1;
 
 	return *(const unsigned char *)&one == 0;
-}
-
-const char *dat_system_for(const char *group, const char *name)
-{
-	if (group)
-		return group;
-	return !strncmp(name, "sched_", 6) ? "sched" : "kmark";
 }
 
 /* --- event formats of a control directory -------------------------------- */
@@ -174,43 +167,37 @@ static char *join3(const char *a, const char *b, const char *c)
 	return p;
 }
 
-/* every events/NAME/format and events/GROUP/NAME/format */
+/* every events/SYS/NAME/format, with system SYS (its directory's name) */
 static int load_formats(const char *events, struct fmt_set *fs, char *err,
 			size_t errlen)
 {
 	size_t n, m, i, j;
-	char **names = list_dir(events, &n);
+	char **systems = list_dir(events, &n);
 
-	if (!names)
+	if (!systems)
 		return fail(err, errlen, "cannot read %s: %s", events,
 			    strerror(errno));
 	for (i = 0; i < n; i++) {
-		char *fmt = join3(events, names[i], "format"), *sub;
-		char **inner;
+		char *sub = join3(events, systems[i], NULL), *fmt;
+		char **names;
 		struct stat st;
 
-		if (!stat(fmt, &st) && S_ISREG(st.st_mode)) {
-			add_format(fs, dat_system_for(NULL, names[i]), fmt);
-			free(fmt);
-			continue;
-		}
-		free(fmt);
-		sub = join3(events, names[i], NULL);
 		if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
-			free(sub);
+			free(sub);	/* enable, header_page, header_event */
 			continue;
 		}
-		inner = list_dir(sub, &m);
-		for (j = 0; inner && j < m; j++) {
-			fmt = join3(sub, inner[j], "format");
-			add_format(fs, names[i], fmt);
+		names = list_dir(sub, &m);
+		for (j = 0; names && j < m; j++) {
+			fmt = join3(sub, names[j], "format");
+			if (!stat(fmt, &st) && S_ISREG(st.st_mode))
+				add_format(fs, systems[i], fmt);
 			free(fmt);
 		}
-		if (inner)
-			free_list(inner, m);
+		if (names)
+			free_list(names, m);
 		free(sub);
 	}
-	free_list(names, n);
+	free_list(systems, n);
 	return 0;
 }
 
@@ -346,19 +333,32 @@ static int cmp_tasks(const void *a, const void *b)
 }
 
 /*
- * The control directory's saved_comms ("ID NAME" lines): the names that
- * records with a common_comm_id hold. Missing (a kmark whose records hold
- * common_comm itself): no names.
+ * The control directory's saved_comms ("ID NAME" lines, then "# ..."
+ * comments): the names that records with a common_comm_id hold. An id is
+ * (era << 12) | slot: large, sparse numbers, several of them for one name.
+ * Missing (a kmark whose records hold common_comm itself): no names.
  */
+struct comm_id {
+	unsigned int id;
+	char name[17];
+};
+
 struct comm_ids {
-	char (*name)[17];
+	struct comm_id *v;	/* sorted by id */
 	size_t n;
 };
+
+static int cmp_comm_ids(const void *a, const void *b)
+{
+	const struct comm_id *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
 
 static void load_comm_ids(const char *dir, struct comm_ids *ci)
 {
 	char *path = join3(dir, "saved_comms", NULL);
-	size_t len = 0;
+	size_t len = 0, alloc = 0;
 	char *text = read_file(path, &len), *line, *next;
 
 	memset(ci, 0, sizeof(*ci));
@@ -378,19 +378,33 @@ static void load_comm_ids(const char *dir, struct comm_ids *ci)
 		*sp = '\0';
 		errno = 0;
 		id = strtoul(line, &e, 10);
-		if (*e || errno || !id || id > 1UL << 20)
+		if (*e || errno || !id || id > 0xffffffffUL)
 			continue;
-		if (id >= ci->n) {
-			size_t n = id + 1;
-
-			ci->name = xrealloc(ci->name, n * sizeof(*ci->name));
-			memset(ci->name + ci->n, 0, (n - ci->n) * sizeof(*ci->name));
-			ci->n = n;
+		if (ci->n == alloc) {
+			alloc = alloc ? alloc * 2 : 256;
+			ci->v = xrealloc(ci->v, alloc * sizeof(*ci->v));
 		}
-		strlcpy_n(ci->name[id], sizeof(ci->name[id]), sp + 1,
+		ci->v[ci->n].id = (unsigned int)id;
+		strlcpy_n(ci->v[ci->n].name, sizeof(ci->v[ci->n].name), sp + 1,
 			  strlen(sp + 1));
+		ci->n++;
 	}
 	free(text);
+	if (ci->n)
+		qsort(ci->v, ci->n, sizeof(*ci->v), cmp_comm_ids);
+}
+
+/* the name of id, or NULL */
+static const char *comm_id_name(const struct comm_ids *ci,
+				unsigned long long id)
+{
+	struct comm_id key, *f;
+
+	if (!ci->n || id > 0xffffffffULL)
+		return NULL;
+	key.id = (unsigned int)id;
+	f = bsearch(&key, ci->v, ci->n, sizeof(*ci->v), cmp_comm_ids);
+	return f && f->name[0] ? f->name : NULL;
 }
 
 static void note_record(struct task_map *tm, const struct fmt_set *fs,
@@ -416,9 +430,8 @@ static void note_record(struct task_map *tm, const struct fmt_set *fs,
 	else if (ev->f_pid >= 0 && ev->f_comm_id >= 0 &&
 		 ef_get_int(&ev->fields[ev->f_pid], r->data, r->len, &pid) &&
 		 ef_get_int(&ev->fields[ev->f_comm_id], r->data, r->len, &id) &&
-		 id < ci->n && ci->name[id][0])
-		tm_note(tm, (int)pid, ci->name[id], strlen(ci->name[id]), 2,
-			r->ts);
+		 (comm = comm_id_name(ci, id)))
+		tm_note(tm, (int)pid, comm, strlen(comm), 2, r->ts);
 	for (i = 0; i < f->npairs; i++)
 		if (ef_get_int(&ev->fields[f->pairs[i][0]], r->data, r->len,
 			       &pid) &&
@@ -429,144 +442,281 @@ static void note_record(struct task_map *tm, const struct fmt_set *fs,
 
 /* --- writing ----------------------------------------------------------------- */
 
-struct wr {
-	int fd;
-	unsigned long long pos;
-	int err;
-};
-
-static void w_put(struct wr *w, const void *buf, size_t n)
+/* the metadata, built in memory: numbers in the host's byte order */
+static void b_put(struct ef_buf *b, const void *p, size_t n)
 {
-	const char *p = buf;
-
-	while (n && !w->err) {
-		ssize_t r = write(w->fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			w->err = r < 0 ? errno : EIO;
-			return;
-		}
-		p += r;
-		n -= (size_t)r;
-		w->pos += (unsigned long long)r;
-	}
+	eb_putn(b, p, n);
 }
 
-static void w_u8(struct wr *w, unsigned int v)
-{
-	unsigned char c = (unsigned char)v;
-
-	w_put(w, &c, 1);
-}
-
-static void w_u16(struct wr *w, unsigned int v)
+static void b_u16(struct ef_buf *b, unsigned int v)
 {
 	unsigned short s = (unsigned short)v;
 
-	w_put(w, &s, 2);
+	b_put(b, &s, 2);
 }
 
-static void w_u32(struct wr *w, unsigned int v)
+static void b_u32(struct ef_buf *b, unsigned int v)
 {
-	w_put(w, &v, 4);
+	b_put(b, &v, 4);
 }
 
-static void w_u64(struct wr *w, unsigned long long v)
+static void b_u64(struct ef_buf *b, unsigned long long v)
 {
-	w_put(w, &v, 8);
+	b_put(b, &v, 8);
 }
 
-static void w_str0(struct wr *w, const char *s)
+static void b_str0(struct ef_buf *b, const char *s)
 {
-	w_put(w, s, strlen(s) + 1);
+	b_put(b, s, strlen(s) + 1);
 }
 
-static void w_pad(struct wr *w, unsigned long long to)
+static void b_set_u64(struct ef_buf *b, size_t at, unsigned long long v)
 {
-	static const char zero[4096];
+	memcpy(b->s + at, &v, 8);
+}
 
-	while (w->pos < to && !w->err) {
-		unsigned long long n = to - w->pos;
+/* version 7 section ids (trace-cmd's TRACECMD_OPTION_*), option ids */
+enum {
+	DAT_OPT_DONE = 0,
+	DAT_OPT_CPUSTAT = 2,
+	DAT_OPT_BUFFER = 3,
+	DAT_OPT_TRACECLOCK = 4,
+	DAT_OPT_CPUCOUNT = 8,
+	DAT_OPT_STRINGS = 15,
+	DAT_OPT_HEADER_INFO = 16,
+	DAT_OPT_FTRACE_EVENTS = 17,
+	DAT_OPT_EVENT_FORMATS = 18,
+	DAT_OPT_KALLSYMS = 19,
+	DAT_OPT_PRINTK = 20,
+	DAT_OPT_CMDLINES = 21,
+};
 
-		w_put(w, zero, n > sizeof(zero) ? sizeof(zero) : (size_t)n);
+/* the section descriptions, one strings section: their offsets in it */
+static const char dat_strings[] =
+	"buffer flyrecord \0headers\0ftrace events\0events\0kallsyms\0"
+	"printk\0command lines\0options\0strings";
+
+static unsigned int dat_string(const char *s)
+{
+	const char *p = dat_strings;
+
+	while (strcmp(p, s))
+		p += strlen(p) + 1;
+	return (unsigned int)(p - dat_strings);
+}
+
+/*
+ * A section header (id, flags 0, description, size); returns where its
+ * size is, for dat_end_section().
+ */
+static size_t dat_section(struct ef_buf *b, unsigned int id, const char *desc)
+{
+	size_t at;
+
+	b_u16(b, id);
+	b_u16(b, 0);
+	b_u32(b, dat_string(desc));
+	at = b->len;
+	b_u64(b, 0);
+	return at;
+}
+
+static void dat_end_section(struct ef_buf *b, size_t at)
+{
+	b_set_u64(b, at, b->len - at - 8);
+}
+
+/*
+ * "[local] global counter": the one in brackets; a file of one clock
+ * without brackets: that one; no file: local.
+ */
+static void current_clock(const char *text, char *buf, size_t size)
+{
+	const char *b = text ? strchr(text, '[') : NULL;
+	const char *e = b ? strchr(b, ']') : NULL;
+	size_t n;
+
+	if (e && e > b + 1) {
+		strlcpy_n(buf, size, b + 1, (size_t)(e - b - 1));
+		return;
 	}
+	n = text ? strcspn(text, " \t\n") : 0;
+	if (!n || b)
+		strlcpy_n(buf, size, "local", 5);
+	else
+		strlcpy_n(buf, size, text, n);
 }
 
-/* copy size bytes of fd from offset 0 */
-static int w_copy(struct wr *w, int fd, unsigned long long size)
+/* write all of buf at off of fd (pwrite), or where fd is when off < 0 */
+static int put_at(int fd, const void *buf, size_t n, long long off)
 {
-	static char buf[65536];
-	unsigned long long off = 0;
+	const char *p = buf;
 
-	/* In the kernel where it can (one copy, not two); else below. */
-	while (off < size && !w->err) {
-		loff_t in = (loff_t)off;
-		ssize_t r = copy_file_range(fd, &in, w->fd, NULL,
-					    (size_t)(size - off), 0);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;	/* not here (EXDEV, ENOSYS...): read and write */
-		off += (unsigned long long)r;
-		w->pos += (unsigned long long)r;
-	}
-	while (off < size && !w->err) {
-		size_t want = size - off > sizeof(buf) ? sizeof(buf) :
-			      (size_t)(size - off);
-		ssize_t r = pread(fd, buf, want, (off_t)off);
+	while (n) {
+		ssize_t r = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return r < 0 ? -errno : -EIO;
-		w_put(w, buf, (size_t)r);
-		off += (unsigned long long)r;
+		p += r;
+		n -= (size_t)r;
+		if (off >= 0)
+			off += r;
 	}
 	return 0;
 }
 
-/* read the pages of every CPU: cmdlines and counts */
+/*
+ * Copy len bytes of in from in_off to out at out_off (out_off < 0: where
+ * out is): in the kernel where it can (copy_file_range(), one copy; none
+ * on file systems that share extents), else through a buffer (a FIFO).
+ */
+static int copy_range(int in, unsigned long long in_off, int out,
+		      long long out_off, unsigned long long len)
+{
+	static char buf[65536];
+
+	while (len) {
+		loff_t i = (loff_t)in_off, o = out_off;
+		ssize_t r = copy_file_range(in, &i, out, out_off < 0 ? NULL : &o,
+					    (size_t)len, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;	/* not here (EXDEV, EINVAL, ENOSYS...) */
+		in_off += (unsigned long long)r;
+		len -= (unsigned long long)r;
+		if (out_off >= 0)
+			out_off += r;
+	}
+	while (len) {
+		size_t want = len > sizeof(buf) ? sizeof(buf) : (size_t)len;
+		ssize_t r = pread(in, buf, want, (off_t)in_off);
+		int e;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		e = put_at(out, buf, (size_t)r, out_off);
+		if (e)
+			return e;
+		in_off += (unsigned long long)r;
+		len -= (unsigned long long)r;
+		if (out_off >= 0)
+			out_off += r;
+	}
+	return 0;
+}
+
+/* zeros up to @to when out is written in order */
+static int pad_to(int out, unsigned long long *pos, unsigned long long to)
+{
+	static const char zero[4096];
+
+	while (*pos < to) {
+		unsigned long long n = to - *pos;
+		int e = put_at(out, zero, n > sizeof(zero) ? sizeof(zero) :
+				(size_t)n, -1);
+
+		if (e)
+			return e;
+		*pos += n > sizeof(zero) ? sizeof(zero) : n;
+	}
+	return 0;
+}
+
+/*
+ * CPU c's pages to out at off (or in order, off < 0): its pieces oldest
+ * first; the first page marked with the events lost before it (-m).
+ */
+static int copy_cpu(const struct dat_cpu *c, const struct ef_header *h,
+		    int out, long long off)
+{
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < c->nseg; i++) {
+		unsigned long long from = c->seg[i].off, len = c->seg[i].len;
+
+		if (!len)
+			continue;
+		if (!i && c->lost && len >= h->page_size) {
+			unsigned char *page = xmalloc(h->page_size);
+			ssize_t r = pread(c->fd, page, h->page_size, (off_t)from);
+
+			if (r != (ssize_t)h->page_size) {
+				free(page);
+				return r < 0 ? -errno : -EIO;
+			}
+			rb_page_mark_lost(page, h, c->lost);
+			e = put_at(out, page, h->page_size, off);
+			free(page);
+			if (e)
+				return e;
+			from += h->page_size;
+			len -= h->page_size;
+			if (off >= 0)
+				off += h->page_size;
+		}
+		if (c->fd == out && off == (long long)from) {
+			off += (long long)len;	/* already in place */
+			continue;
+		}
+		e = copy_range(c->fd, from, out, off, len);
+		if (e)
+			return e;
+		if (off >= 0)
+			off += (long long)len;
+	}
+	return 0;
+}
+
+/* read the pages of every CPU: cmdlines (when tm) and counts */
 static int scan_pages(const struct ef_header *h, const struct fmt_set *fs,
-		      const struct comm_ids *ci, const struct dat_src *src,
+		      const struct comm_ids *ci, const struct dat_cpu *src,
 		      unsigned int ncpus, struct task_map *tm,
 		      struct dat_info *info)
 {
 	unsigned char *page = xmalloc(h->page_size);
-	unsigned int cpu;
+	unsigned int cpu, i;
 	int ret = 0;
 
 	for (cpu = 0; cpu < ncpus && !ret; cpu++) {
-		unsigned long long off;
+		for (i = 0; i < src[cpu].nseg && !ret; i++) {
+			unsigned long long off, end;
 
-		for (off = 0; off + h->page_size <= src[cpu].size;
-		     off += h->page_size) {
-			struct rb_page pg;
-			struct rb_rec r;
-			ssize_t n = pread(src[cpu].fd, page, h->page_size,
-					  (off_t)off);
+			off = src[cpu].seg[i].off;
+			end = off + src[cpu].seg[i].len;
+			for (; off + h->page_size <= end; off += h->page_size) {
+				struct rb_page pg;
+				struct rb_rec r;
+				ssize_t n = pread(src[cpu].fd, page, h->page_size,
+						  (off_t)off);
 
-			if (n != (ssize_t)h->page_size) {
-				ret = n < 0 ? -errno : -EIO;
-				break;
+				if (n != (ssize_t)h->page_size) {
+					ret = n < 0 ? -errno : -EIO;
+					break;
+				}
+				if (!rb_page_init(&pg, page, h)) {
+					info->bad_pages++;
+					continue;
+				}
+				if (pg.lost == ~0ULL)
+					info->lost_unknown++;
+				else
+					info->lost += pg.lost;
+				while (rb_page_next(&pg, &r)) {
+					info->events++;
+					info->cpu_events[cpu]++;
+					if (tm)
+						note_record(tm, fs, ci, &r);
+				}
+				if (pg.corrupt)
+					info->bad_pages++;
 			}
-			info->pages++;
-			if (!rb_page_init(&pg, page, h)) {
-				info->bad_pages++;
-				continue;
-			}
-			if (pg.lost == ~0ULL)
-				info->lost_unknown++;
-			else
-				info->lost += pg.lost;
-			while (rb_page_next(&pg, &r)) {
-				info->events++;
-				note_record(tm, fs, ci, &r);
-			}
-			if (pg.corrupt)
-				info->bad_pages++;
 		}
 	}
 	free(page);
@@ -582,28 +732,80 @@ static int cmp_systems(const void *a, const void *b)
 			      y->ev.name ? y->ev.name : "");
 }
 
-int dat_write(const char *dir, int out, const struct dat_src *src,
-	      unsigned int ncpus, struct dat_info *info, char *err,
-	      size_t errlen)
+/* the event formats section's body: systems, each with its formats */
+static void put_formats(struct ef_buf *b, const struct fmt_set *fs)
 {
-	char *hp_path = join3(dir, "events", "header_page");
-	char *he_path = join3(dir, "events", "header_event");
-	char *events = join3(dir, "events", NULL);
-	size_t hp_len = 0, he_len = 0, i, j, nsys = 0;
+	size_t i, j, k, nsys = 0;
+
+	for (i = 0; i < fs->n; i++)
+		if (!i || strcmp(fs->v[i].system, fs->v[i - 1].system))
+			nsys++;
+	b_u32(b, (unsigned int)nsys);
+	for (i = 0; i < fs->n; i = j) {
+		for (j = i; j < fs->n && !strcmp(fs->v[j].system,
+						fs->v[i].system); j++)
+			;
+		b_str0(b, fs->v[i].system);
+		b_u32(b, (unsigned int)(j - i));
+		for (k = i; k < j; k++) {
+			b_u64(b, fs->v[k].len);
+			b_put(b, fs->v[k].text, fs->v[k].len);
+		}
+	}
+}
+
+/* the cmdlines: saved_cmdlines' "pid comm" lines, or those of the scan */
+static char *task_lines(struct task_map *tm, size_t *len)
+{
+	struct ef_buf b = { 0 };
+	size_t i;
+
+	eb_reset(&b);
+	qsort(tm->v, tm->n, sizeof(*tm->v), cmp_tasks);
+	for (i = 0; i < tm->n; i++)
+		eb_printf(&b, "%d %s\n", tm->v[i].pid, tm->v[i].comm);
+	*len = b.len;
+	return b.s;
+}
+
+/* the number of "pid comm" lines */
+static unsigned int count_lines(const char *s, size_t len)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n;
+}
+
+int dat_write(const struct dat_write_args *a, struct dat_info *info,
+	      char *err, size_t errlen)
+{
+	char *hp_path = join3(a->dir, "events", "header_page");
+	char *he_path = join3(a->dir, "events", "header_event");
+	char *events = join3(a->dir, "events", NULL);
+	char *cl_path = join3(a->top, "saved_cmdlines", NULL);
+	char *tc_path = join3(a->dir, "trace_clock", NULL);
+	size_t hp_len = 0, he_len = 0, cmd_len = 0, at, i;
 	char *hp = read_file(hp_path, &hp_len);
 	int e = errno, ret = -1;
 	char *he = hp ? read_file(he_path, &he_len) : NULL;
+	char *cmd = read_file(cl_path, &cmd_len);
+	char *tc = read_file(tc_path, NULL), clock[64];
+	unsigned long long *size = NULL, *off = NULL, data_end, fly;
+	unsigned long long opt_at[6], options, pos;
 	struct fmt_set fs = { 0 };
 	struct task_map tm = { 0 };
+	struct ef_buf head = { 0 }, meta = { 0 };
 	struct comm_ids ci;
-	struct ef_buf cmd = { 0 };
 	struct ef_header h;
-	struct wr w = { .fd = out };
-	unsigned long long off, clock_len = strlen("[" TRACE_CLOCK "]");
-	unsigned int cpu;
+	unsigned int cpu, first;
 
 	memset(info, 0, sizeof(*info));
-	info->ncpus = ncpus;
+	info->ncpus = a->ncpus;
+	info->cpu_events = xmalloc((a->ncpus + 1) * sizeof(*info->cpu_events));
+	memset(info->cpu_events, 0, (a->ncpus + 1) * sizeof(*info->cpu_events));
 	if (!hp) {
 		fail(err, errlen, "cannot read %s: %s", hp_path, strerror(e));
 		goto out;
@@ -622,86 +824,193 @@ int dat_write(const char *dir, int out, const struct dat_src *src,
 		goto out;
 	qsort(fs.v, fs.n, sizeof(*fs.v), cmp_systems);
 	info->nformats = (unsigned int)fs.n;
+	current_clock(tc, clock, sizeof(clock));
 
-	load_comm_ids(dir, &ci);
-	e = scan_pages(&h, &fs, &ci, src, ncpus, &tm, info);
-	free(ci.name);
-	if (e) {
-		fail(err, errlen, "cannot read the recorded pages: %s",
-		     strerror(-e));
-		goto out;
-	}
-	qsort(tm.v, tm.n, sizeof(*tm.v), cmp_tasks);
-	eb_reset(&cmd);
-	for (i = 0; i < tm.n; i++)
-		eb_printf(&cmd, "%d %s\n", tm.v[i].pid, tm.v[i].comm);
-	info->ncmdlines = (unsigned int)tm.n;
-
-	/* initial format */
-	w_put(&w, DAT_MAGIC, DAT_MAGIC_LEN);
-	w_str0(&w, "6");
-	w_u8(&w, host_big_endian());
-	w_u8(&w, h.commit_size);	/* the target's long */
-	w_u32(&w, h.page_size);
-	/* headers */
-	w_str0(&w, "header_page");
-	w_u64(&w, hp_len);
-	w_put(&w, hp, hp_len);
-	w_str0(&w, "header_event");
-	w_u64(&w, he_len);
-	w_put(&w, he, he_len);
-	/* ftrace's own events: none */
-	w_u32(&w, 0);
-	/* event systems */
-	for (i = 0; i < fs.n; i++)
-		if (!i || strcmp(fs.v[i].system, fs.v[i - 1].system))
-			nsys++;
-	w_u32(&w, (unsigned int)nsys);
-	for (i = 0; i < fs.n; i = j) {
-		for (j = i; j < fs.n && !strcmp(fs.v[j].system,
-						fs.v[i].system); j++)
-			;
-		w_str0(&w, fs.v[i].system);
-		w_u32(&w, (unsigned int)(j - i));
-		for (size_t k = i; k < j; k++) {
-			w_u64(&w, fs.v[k].len);
-			w_put(&w, fs.v[k].text, fs.v[k].len);
-		}
-	}
-	w_u32(&w, 0);			/* kallsyms */
-	w_u32(&w, 0);			/* printk formats */
-	w_u64(&w, cmd.len);
-	w_put(&w, cmd.s, cmd.len);
-	w_u32(&w, ncpus);
-	w_put(&w, "options  ", 10);
-	/* as trace-cmd record: the trace_clock file's text ("[local] ..."),
-	 * and the clock again after the CPU table */
-	w_u16(&w, OPT_TRACECLOCK);
-	w_u32(&w, (unsigned int)clock_len + 1);
-	w_put(&w, "[" TRACE_CLOCK "]", (size_t)clock_len + 1);
-	w_u16(&w, OPT_DONE);
-	w_put(&w, "flyrecord", 10);
-	off = w.pos + 16ULL * ncpus + 8 + clock_len;
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		off = (off + h.page_size - 1) / h.page_size * h.page_size;
-		w_u64(&w, off);
-		w_u64(&w, src[cpu].size);
-		off += src[cpu].size;
-	}
-	w_u64(&w, clock_len);
-	w_put(&w, "[" TRACE_CLOCK "]", (size_t)clock_len);
-	for (cpu = 0; cpu < ncpus && !w.err; cpu++) {
-		w_pad(&w, (w.pos + h.page_size - 1) / h.page_size *
-			  h.page_size);
-		e = w_copy(&w, src[cpu].fd, src[cpu].size);
+	/*
+	 * The names of the tasks: the kernel's saved_cmdlines, as trace-cmd
+	 * takes ftrace's; without it (an older kmark), from the records.
+	 * Counting the records is the same walk.
+	 */
+	if (!cmd || a->count) {
+		load_comm_ids(a->top, &ci);
+		e = scan_pages(&h, &fs, &ci, a->cpu, a->ncpus,
+			       cmd ? NULL : &tm, info);
+		free(ci.v);
 		if (e) {
-			fail(err, errlen, "cannot read the pages of CPU %u: %s",
-			     cpu, strerror(-e));
+			fail(err, errlen, "cannot read the recorded pages: %s",
+			     strerror(-e));
 			goto out;
 		}
+		info->counted = true;
 	}
-	if (w.err) {
-		fail(err, errlen, "%s", strerror(w.err));
+	if (!cmd)
+		cmd = task_lines(&tm, &cmd_len);
+	info->ncmdlines = count_lines(cmd, cmd_len);
+
+	/* where the pages go */
+	size = xmalloc((a->ncpus + 1) * sizeof(*size));
+	off = xmalloc((a->ncpus + 1) * sizeof(*off));
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		size[cpu] = 0;
+		for (i = 0; i < a->cpu[cpu].nseg; i++)
+			size[cpu] += a->cpu[cpu].seg[i].len;
+		info->pages += size[cpu] / h.page_size;
+	}
+	first = a->first < a->ncpus ? a->first : 0;
+	dat_plan(a->ncpus, size, h.page_size, first, h.page_size, off,
+		 &data_end);
+
+	/*
+	 * The first page: the initial header, then the flyrecord section
+	 * (its header; its data, the pages, from the next page on).
+	 */
+	eb_reset(&head);
+	b_put(&head, DAT_MAGIC, DAT_MAGIC_LEN);
+	b_str0(&head, "7");
+	b_put(&head, (char []){ (char)host_big_endian(), (char)h.commit_size }, 2);
+	b_u32(&head, h.page_size);
+	b_str0(&head, "none");
+	b_str0(&head, "");
+	at = head.len;
+	b_u64(&head, 0);		/* the options' offset, below */
+	fly = head.len;
+	b_u16(&head, DAT_OPT_BUFFER);
+	b_u16(&head, 0);
+	b_u32(&head, dat_string("buffer flyrecord "));
+	b_u64(&head, data_end - fly - 16);
+	if (head.len > h.page_size) {
+		fail(err, errlen, "page size %u too small", h.page_size);
+		goto out;
+	}
+
+	/* the metadata after the pages, each section at its offset */
+	eb_reset(&meta);
+#define META_POS	(data_end + meta.len)
+	opt_at[0] = META_POS;
+	i = dat_section(&meta, DAT_OPT_HEADER_INFO, "headers");
+	b_str0(&meta, "header_page");
+	b_u64(&meta, hp_len);
+	b_put(&meta, hp, hp_len);
+	b_str0(&meta, "header_event");
+	b_u64(&meta, he_len);
+	b_put(&meta, he, he_len);
+	dat_end_section(&meta, i);
+	opt_at[1] = META_POS;
+	i = dat_section(&meta, DAT_OPT_FTRACE_EVENTS, "ftrace events");
+	b_u32(&meta, 0);
+	dat_end_section(&meta, i);
+	opt_at[2] = META_POS;
+	i = dat_section(&meta, DAT_OPT_EVENT_FORMATS, "events");
+	put_formats(&meta, &fs);
+	dat_end_section(&meta, i);
+	opt_at[3] = META_POS;
+	i = dat_section(&meta, DAT_OPT_KALLSYMS, "kallsyms");
+	b_u32(&meta, 0);
+	dat_end_section(&meta, i);
+	opt_at[4] = META_POS;
+	i = dat_section(&meta, DAT_OPT_PRINTK, "printk");
+	b_u32(&meta, 0);
+	dat_end_section(&meta, i);
+	opt_at[5] = META_POS;
+	i = dat_section(&meta, DAT_OPT_CMDLINES, "command lines");
+	b_u64(&meta, cmd_len);
+	b_put(&meta, cmd, cmd_len);
+	dat_end_section(&meta, i);
+
+	options = META_POS;
+	i = dat_section(&meta, DAT_OPT_DONE, "options");
+	{
+		static const unsigned int ids[6] = {
+			DAT_OPT_HEADER_INFO, DAT_OPT_FTRACE_EVENTS,
+			DAT_OPT_EVENT_FORMATS, DAT_OPT_KALLSYMS,
+			DAT_OPT_PRINTK, DAT_OPT_CMDLINES,
+		};
+		char bracket[80];
+		size_t k, bo;
+
+		for (k = 0; k < 6; k++) {
+			b_u16(&meta, ids[k]);
+			b_u32(&meta, 8);
+			b_u64(&meta, opt_at[k]);
+		}
+		b_u16(&meta, DAT_OPT_CPUCOUNT);
+		b_u32(&meta, 4);
+		b_u32(&meta, a->ncpus);
+		snprintf(bracket, sizeof(bracket), "[%s]", clock);
+		b_u16(&meta, DAT_OPT_TRACECLOCK);
+		b_u32(&meta, (unsigned int)strlen(bracket) + 1);
+		b_str0(&meta, bracket);
+		for (cpu = 0; a->cpustats && cpu < a->ncpus; cpu++) {
+			char *st = a->cpustats[cpu] ? a->cpustats[cpu] : "";
+			struct ef_buf t = { 0 };
+
+			eb_reset(&t);
+			eb_printf(&t, "CPU: %u\n%s", cpu, st);
+			b_u16(&meta, DAT_OPT_CPUSTAT);
+			b_u32(&meta, (unsigned int)t.len + 1);
+			b_put(&meta, t.s, t.len + 1);
+			eb_free(&t);
+		}
+		/* the buffer: where the pages of each CPU are */
+		b_u16(&meta, DAT_OPT_BUFFER);
+		bo = meta.len;
+		b_u32(&meta, 0);
+		b_u64(&meta, fly);
+		b_str0(&meta, "");		/* the top instance */
+		b_str0(&meta, clock);
+		b_u32(&meta, h.page_size);
+		b_u32(&meta, a->ncpus);
+		for (cpu = 0; cpu < a->ncpus; cpu++) {
+			b_u32(&meta, cpu);
+			b_u64(&meta, off[cpu]);
+			b_u64(&meta, size[cpu]);
+		}
+		{
+			unsigned int v = (unsigned int)(meta.len - bo - 4);
+
+			memcpy(meta.s + bo, &v, 4);
+		}
+		b_u16(&meta, DAT_OPT_DONE);
+		b_u32(&meta, 8);
+		b_u64(&meta, 0);		/* no more options */
+	}
+	dat_end_section(&meta, i);
+	i = dat_section(&meta, DAT_OPT_STRINGS, "strings");
+	b_put(&meta, dat_strings, sizeof(dat_strings));
+	dat_end_section(&meta, i);
+#undef META_POS
+	memcpy(head.s + at, &options, 8);
+
+	/* The pages, the metadata; then the first page (in place). */
+	if (a->in_place) {
+		for (cpu = 0; cpu < a->ncpus; cpu++) {
+			e = copy_cpu(&a->cpu[cpu], &h, a->out,
+				     (long long)off[cpu]);
+			if (e)
+				break;
+		}
+		if (!e)
+			e = put_at(a->out, meta.s, meta.len, (long long)data_end);
+		if (!e && ftruncate(a->out, (off_t)(data_end + meta.len)))
+			e = -errno;
+		if (!e)
+			e = put_at(a->out, head.s, head.len, 0);
+	} else {
+		/* CPU first, then the others in CPU order (dat_plan()) */
+		pos = head.len;
+		e = put_at(a->out, head.s, head.len, -1);
+		for (i = 0; !e && i < a->ncpus; i++) {
+			cpu = !i ? first : i - 1 + (i - 1 >= first);
+			e = pad_to(a->out, &pos, off[cpu]);
+			if (!e)
+				e = copy_cpu(&a->cpu[cpu], &h, a->out, -1);
+			pos += size[cpu];
+		}
+		if (!e)
+			e = put_at(a->out, meta.s, meta.len, -1);
+	}
+	if (e) {
+		fail(err, errlen, "%s", strerror(-e));
 		goto out;
 	}
 	ret = 0;
@@ -709,13 +1018,26 @@ out:
 	free(hp_path);
 	free(he_path);
 	free(events);
+	free(cl_path);
+	free(tc_path);
 	free(hp);
 	free(he);
+	free(cmd);
+	free(tc);
+	free(size);
+	free(off);
 	free_formats(&fs);
 	free(tm.v);
 	free(tm.hash);
-	eb_free(&cmd);
+	eb_free(&head);
+	eb_free(&meta);
 	return ret;
+}
+
+void dat_info_free(struct dat_info *info)
+{
+	free(info->cpu_events);
+	info->cpu_events = NULL;
 }
 
 /* --- reading ------------------------------------------------------------------ */
@@ -816,36 +1138,20 @@ static void parse_cmdlines(struct dat_file *df, const unsigned char *p,
 	free(text);
 }
 
-static int parse_dat(struct dat_file *df, char *err, size_t errlen)
+/* the headers: header_page (the page's layout) and header_event */
+static int parse_headers(struct dat_file *df, struct rd *r, char *err,
+			 size_t errlen)
 {
-	struct rd r = { df->map, df->map + df->size, false };
 	const unsigned char *p;
-	unsigned long long n, i, k, nsys, nev;
-	const char *s, *system;
-	char *hp = NULL;
-	unsigned int cpu;
-	bool clock = false;
+	unsigned long long n;
+	const char *s;
+	char *hp;
 
-	if (!dat_is_dat(df->map, df->size))
-		return fail(err, errlen, "not a trace.dat file");
-	rd_take(&r, DAT_MAGIC_LEN);
-	s = rd_cstr(&r);
-	if (!s || strcmp(s, "6"))
-		return fail(err, errlen,
-			    "trace.dat version %s is not supported (only 6, as 'kmark record' writes it)",
-			    s ? s : "?");
-	strlcpy_n(df->version, sizeof(df->version), s, strlen(s));
-	if (rd_uint(&r, 1) != host_big_endian())
-		return fail(err, errlen,
-			    "the file's byte order is not this machine's");
-	df->long_size = (unsigned int)rd_uint(&r, 1);
-	rd_uint(&r, 4);			/* page size: header_page has it */
-
-	s = rd_cstr(&r);
+	s = rd_cstr(r);
 	if (!s || strcmp(s, "header_page"))
 		return fail(err, errlen, "no header_page section");
-	n = rd_uint(&r, 8);
-	p = rd_take(&r, n);
+	n = rd_uint(r, 8);
+	p = rd_take(r, n);
 	if (!p)
 		return fail(err, errlen, "truncated header_page");
 	hp = dup_n(p, (size_t)n);
@@ -854,75 +1160,49 @@ static int parse_dat(struct dat_file *df, char *err, size_t errlen)
 		return fail(err, errlen, "unusable header_page");
 	}
 	free(hp);
-	s = rd_cstr(&r);
+	s = rd_cstr(r);
 	if (!s || strcmp(s, "header_event"))
 		return fail(err, errlen, "no header_event section");
-	rd_take(&r, rd_uint(&r, 8));
+	rd_take(r, rd_uint(r, 8));
+	return 0;
+}
 
-	/* ftrace events (kept with system "ftrace") */
-	nev = rd_uint(&r, 4);
-	for (k = 0; k < nev && !r.err; k++) {
-		n = rd_uint(&r, 8);
-		p = rd_take(&r, n);
+/* ftrace's events (kept with system "ftrace"), then the systems' */
+static void parse_ftrace_events(struct dat_file *df, struct rd *r)
+{
+	unsigned long long n, k, nev = rd_uint(r, 4);
+	const unsigned char *p;
+
+	for (k = 0; k < nev && !r->err; k++) {
+		n = rd_uint(r, 8);
+		p = rd_take(r, n);
 		if (p)
 			add_event(df, "ftrace", p, (size_t)n);
 	}
-	nsys = rd_uint(&r, 4);
-	for (i = 0; i < nsys && !r.err; i++) {
-		system = rd_cstr(&r);
-		nev = rd_uint(&r, 4);
-		for (k = 0; k < nev && !r.err; k++) {
-			n = rd_uint(&r, 8);
-			p = rd_take(&r, n);
-			if (p)
+}
+
+static void parse_systems(struct dat_file *df, struct rd *r)
+{
+	unsigned long long n, i, k, nev, nsys = rd_uint(r, 4);
+	const unsigned char *p;
+	const char *system;
+
+	for (i = 0; i < nsys && !r->err; i++) {
+		system = rd_cstr(r);
+		nev = rd_uint(r, 4);
+		for (k = 0; k < nev && !r->err; k++) {
+			n = rd_uint(r, 8);
+			p = rd_take(r, n);
+			if (p && system)
 				add_event(df, system, p, (size_t)n);
 		}
 	}
-	rd_take(&r, rd_uint(&r, 4));		/* kallsyms */
-	rd_take(&r, rd_uint(&r, 4));		/* printk formats */
-	n = rd_uint(&r, 8);
-	p = rd_take(&r, n);
-	if (p)
-		parse_cmdlines(df, p, (size_t)n);
-	df->ncpus = (unsigned int)rd_uint(&r, 4);
-	if (r.err)
-		return fail(err, errlen, "truncated file header");
-	if (df->ncpus > 8192)
-		return fail(err, errlen, "implausible CPU count %u",
-			    df->ncpus);
-	s = (const char *)rd_take(&r, 10);
-	strcpy(df->clock, "local");	/* trace-cmd's default */
-	if (s && !memcmp(s, "options  ", 10)) {
-		for (;;) {
-			unsigned int id = (unsigned int)rd_uint(&r, 2);
+}
 
-			if (r.err || id == OPT_DONE)
-				break;
-			rd_take(&r, rd_uint(&r, 4));
-			if (id == OPT_TRACECLOCK)
-				clock = true;
-		}
-		s = (const char *)rd_take(&r, 10);
-	}
-	if (!s || memcmp(s, "flyrecord", 10))
-		return fail(err, errlen,
-			    "no flyrecord section (latency traces are not supported)");
-	df->cpu = xmalloc((df->ncpus + 1) * sizeof(*df->cpu));
-	for (cpu = 0; cpu < df->ncpus; cpu++) {
-		df->cpu[cpu].offset = rd_uint(&r, 8);
-		df->cpu[cpu].size = rd_uint(&r, 8);
-	}
-	if (clock) {
-		/* size(8) "[clock]" after the CPU table */
-		n = rd_uint(&r, 8);
-		p = rd_take(&r, n);
-		if (p && n > 2 && n < sizeof(df->clock) + 2 &&
-		    p[0] == '[' && p[n - 1] == ']')
-			strlcpy_n(df->clock, sizeof(df->clock),
-				  (const char *)p + 1, (size_t)n - 2);
-	}
-	if (r.err)
-		return fail(err, errlen, "truncated file header");
+static int check_cpus(struct dat_file *df, char *err, size_t errlen)
+{
+	unsigned int cpu;
+
 	for (cpu = 0; cpu < df->ncpus; cpu++)
 		if (df->cpu[cpu].offset > df->size ||
 		    df->cpu[cpu].size > df->size - df->cpu[cpu].offset)
@@ -930,6 +1210,232 @@ static int parse_dat(struct dat_file *df, char *err, size_t errlen)
 				    "the data of CPU %u lies beyond the end of the file",
 				    cpu);
 	return 0;
+}
+
+/* version 6: one stream, in order */
+static int parse_v6(struct dat_file *df, struct rd *r, char *err,
+		    size_t errlen)
+{
+	const unsigned char *p;
+	unsigned long long n;
+	const char *s;
+	unsigned int cpu;
+	bool clock = false;
+
+	rd_uint(r, 4);			/* page size: header_page has it */
+	if (parse_headers(df, r, err, errlen))
+		return -1;
+	parse_ftrace_events(df, r);
+	parse_systems(df, r);
+	rd_take(r, rd_uint(r, 4));		/* kallsyms */
+	rd_take(r, rd_uint(r, 4));		/* printk formats */
+	n = rd_uint(r, 8);
+	p = rd_take(r, n);
+	if (p)
+		parse_cmdlines(df, p, (size_t)n);
+	df->ncpus = (unsigned int)rd_uint(r, 4);
+	if (r->err)
+		return fail(err, errlen, "truncated file header");
+	if (df->ncpus > 8192)
+		return fail(err, errlen, "implausible CPU count %u",
+			    df->ncpus);
+	s = (const char *)rd_take(r, 10);
+	if (s && !memcmp(s, "options  ", 10)) {
+		for (;;) {
+			unsigned int id = (unsigned int)rd_uint(r, 2);
+
+			if (r->err || id == OPT_DONE)
+				break;
+			rd_take(r, rd_uint(r, 4));
+			if (id == OPT_TRACECLOCK)
+				clock = true;
+		}
+		s = (const char *)rd_take(r, 10);
+	}
+	if (!s || memcmp(s, "flyrecord", 10))
+		return fail(err, errlen,
+			    "no flyrecord section (latency traces are not supported)");
+	df->cpu = xmalloc((df->ncpus + 1) * sizeof(*df->cpu));
+	for (cpu = 0; cpu < df->ncpus; cpu++) {
+		df->cpu[cpu].offset = rd_uint(r, 8);
+		df->cpu[cpu].size = rd_uint(r, 8);
+	}
+	if (clock) {
+		/* size(8) "[clock]" after the CPU table */
+		n = rd_uint(r, 8);
+		p = rd_take(r, n);
+		if (p && n > 2 && n < sizeof(df->clock) + 2 &&
+		    p[0] == '[' && p[n - 1] == ']')
+			strlcpy_n(df->clock, sizeof(df->clock),
+				  (const char *)p + 1, (size_t)n - 2);
+	}
+	if (r->err)
+		return fail(err, errlen, "truncated file header");
+	return check_cpus(df, err, errlen);
+}
+
+/* a version 7 section at off: its body, or NULL (r->err) */
+static bool v7_section(struct dat_file *df, unsigned long long off,
+		       unsigned int want, struct rd *r)
+{
+	unsigned long long size;
+	unsigned int id, flags;
+
+	r->p = df->map;
+	r->end = df->map + df->size;
+	r->err = off > df->size;
+	if (r->err)
+		return false;
+	rd_take(r, off);
+	id = (unsigned int)rd_uint(r, 2);
+	flags = (unsigned int)rd_uint(r, 2);
+	rd_uint(r, 4);			/* description */
+	size = rd_uint(r, 8);
+	if (r->err || id != want || (flags & 1) ||
+	    size > (unsigned long long)(r->end - r->p)) {
+		r->err = true;
+		return false;
+	}
+	r->end = r->p + size;
+	return true;
+}
+
+/* the BUFFER option of the top instance ("" name): where the pages are */
+static int v7_buffer(struct dat_file *df, const unsigned char *p, size_t n,
+		     char *err, size_t errlen)
+{
+	struct rd r = { p, p + n, false };
+	const char *name, *clock;
+	unsigned int cpus, i;
+
+	rd_uint(&r, 8);			/* the flyrecord section */
+	name = rd_cstr(&r);
+	clock = rd_cstr(&r);
+	if (r.err || !name || *name)
+		return 0;		/* another instance's: not read */
+	if (clock && *clock)
+		strlcpy_n(df->clock, sizeof(df->clock), clock, strlen(clock));
+	rd_uint(&r, 4);			/* page size */
+	cpus = (unsigned int)rd_uint(&r, 4);
+	if (r.err || cpus > 8192)
+		return fail(err, errlen, "unusable buffer option");
+	for (i = 0; i < cpus && !r.err; i++) {
+		unsigned int cpu = (unsigned int)rd_uint(&r, 4);
+		unsigned long long off = rd_uint(&r, 8), size = rd_uint(&r, 8);
+
+		if (r.err || cpu >= 8192)
+			return fail(err, errlen, "unusable buffer option");
+		if (cpu >= df->ncpus) {
+			df->cpu = xrealloc(df->cpu, (cpu + 1) * sizeof(*df->cpu));
+			memset(df->cpu + df->ncpus, 0,
+			       (cpu + 1 - df->ncpus) * sizeof(*df->cpu));
+			df->ncpus = cpu + 1;
+		}
+		df->cpu[cpu].offset = off;
+		df->cpu[cpu].size = size;
+	}
+	return r.err ? fail(err, errlen, "truncated buffer option") : 0;
+}
+
+/*
+ * Version 7: sections anywhere, found through the options, whose first
+ * section's offset is in the initial header; the last option (DONE) holds
+ * the offset of the next options section (0: none).
+ */
+static int parse_v7(struct dat_file *df, struct rd *r, char *err,
+		    size_t errlen)
+{
+	unsigned long long next, sec[22] = { 0 }, n, seen = 0;
+	unsigned int cpucount = 0;
+	const unsigned char *p;
+	const char *s;
+	struct rd o;
+
+	rd_uint(r, 4);			/* page size: header_page has it */
+	s = rd_cstr(r);
+	if (!s || strcmp(s, "none"))
+		return fail(err, errlen,
+			    "compressed trace.dat (%s) is not supported",
+			    s ? s : "?");
+	rd_cstr(r);			/* compression version */
+	next = rd_uint(r, 8);
+	if (r->err)
+		return fail(err, errlen, "truncated file header");
+	while (next) {
+		if (next + 16 > df->size)
+			return fail(err, errlen,
+				    "the options (at %llu) lie beyond the end of the file (%zu bytes): truncated?",
+				    next, df->size);
+		if (++seen > 64 || !v7_section(df, next, OPT_DONE, &o))
+			return fail(err, errlen, "unusable options section");
+		next = 0;
+		for (;;) {
+			unsigned int id = (unsigned int)rd_uint(&o, 2);
+			unsigned long long size = rd_uint(&o, 4);
+
+			p = rd_take(&o, size);
+			if (o.err)
+				return fail(err, errlen, "truncated options");
+			if (id == OPT_DONE) {
+				next = size >= 8 ? ef_read_uint(p, 8) : 0;
+				break;
+			}
+			if (id >= 16 && id <= 21 && size >= 8)
+				sec[id] = ef_read_uint(p, 8);
+			else if (id == OPT_CPUCOUNT && size >= 4)
+				cpucount = (unsigned int)ef_read_uint(p, 4);
+			else if (id == 3 &&
+				 v7_buffer(df, p, (size_t)size, err, errlen))
+				return -1;
+		}
+	}
+	if (!sec[16] || !v7_section(df, sec[16], 16, &o) ||
+	    parse_headers(df, &o, err, errlen))
+		return err[0] ? -1 : fail(err, errlen, "no headers section");
+	if (sec[17] && v7_section(df, sec[17], 17, &o))
+		parse_ftrace_events(df, &o);
+	if (sec[18] && v7_section(df, sec[18], 18, &o))
+		parse_systems(df, &o);
+	if (sec[21] && v7_section(df, sec[21], 21, &o)) {
+		n = rd_uint(&o, 8);
+		p = rd_take(&o, n);
+		if (p)
+			parse_cmdlines(df, p, (size_t)n);
+	}
+	if (!df->cpu)
+		return fail(err, errlen,
+			    "no buffer of flyrecord data (latency traces are not supported)");
+	if (cpucount > df->ncpus && cpucount <= 8192) {
+		df->cpu = xrealloc(df->cpu, cpucount * sizeof(*df->cpu));
+		memset(df->cpu + df->ncpus, 0,
+		       (cpucount - df->ncpus) * sizeof(*df->cpu));
+		df->ncpus = cpucount;
+	}
+	return check_cpus(df, err, errlen);
+}
+
+static int parse_dat(struct dat_file *df, char *err, size_t errlen)
+{
+	struct rd r = { df->map, df->map + df->size, false };
+	const char *s;
+
+	err[0] = '\0';
+	if (!dat_is_dat(df->map, df->size))
+		return fail(err, errlen, "not a trace.dat file");
+	rd_take(&r, DAT_MAGIC_LEN);
+	s = rd_cstr(&r);
+	if (!s || (strcmp(s, "6") && strcmp(s, "7")))
+		return fail(err, errlen,
+			    "trace.dat version %s is not supported (only 6 and 7)",
+			    s ? s : "?");
+	strlcpy_n(df->version, sizeof(df->version), s, strlen(s));
+	if (rd_uint(&r, 1) != host_big_endian())
+		return fail(err, errlen,
+			    "the file's byte order is not this machine's");
+	df->long_size = (unsigned int)rd_uint(&r, 1);
+	strcpy(df->clock, "local");	/* trace-cmd's default */
+	return strcmp(s, "6") ? parse_v7(df, &r, err, errlen) :
+				parse_v6(df, &r, err, errlen);
 }
 
 int dat_open(const char *path, struct dat_file *df, char *err, size_t errlen)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.dat files (trace-cmd's format, version 6: trace-cmd.dat.v6(5)),
- * written from a control directory's format files and the raw pages of
- * per_cpu/cpuN/trace_pipe_raw, and read back for "kmark report". No
- * exit(): every error is returned with a message.
+ * trace.dat files (trace-cmd's format: trace-cmd.dat.v7(5) written, v6
+ * and v7 read), written from a control directory's format files and the
+ * raw pages of per_cpu/cpuN/trace_pipe_raw, and read back for "kmark
+ * report". No exit(): every error is returned with a message.
  */
 #ifndef KMARK_DATFILE_H
 #define KMARK_DATFILE_H
@@ -12,43 +12,65 @@
 #include <stddef.h>
 
 #include "evfmt.h"
+#include "recplan.h"
 
 #define DAT_MAGIC	"\027\010\104tracing"
 #define DAT_MAGIC_LEN	10
 
-/* the raw pages of one CPU: size bytes of fd, from offset 0 */
-struct dat_src {
+/* one CPU's pages: up to two pieces of fd, oldest first */
+struct dat_cpu {
 	int fd;
-	unsigned long long size;
+	struct seg seg[2];
+	unsigned int nseg;
+	/* events lost before its first page (-m): that page is marked */
+	unsigned long long lost;
 };
 
 struct dat_info {
 	unsigned int ncpus;
 	unsigned int nformats;		/* event format files written */
-	unsigned long long pages, events;
+	unsigned long long pages;
+	bool counted;			/* the records were counted: */
+	unsigned long long events;	/* records, */
+	unsigned long long *cpu_events;	/* per CPU (malloc'd) */
 	unsigned long long lost;	/* counted lost events */
 	unsigned long long lost_unknown;	/* pages with an unknown count */
 	unsigned long long bad_pages;	/* pages that did not parse */
 	unsigned int ncmdlines;
 };
 
-/*
- * System name written for an event: its group for events/GROUP/NAME,
- * "sched" for events/sched_* (KernelShark's scheduling plugin looks for
- * sched/sched_switch), "kmark" for the other events/NAME.
- */
-const char *dat_system_for(const char *group, const char *name);
+struct dat_write_args {
+	const char *dir;	/* events/ and trace_clock (the instance's) */
+	const char *top;	/* saved_cmdlines and saved_comms */
+	int out;
+	const struct dat_cpu *cpu;	/* the pages of each CPU */
+	unsigned int ncpus;
+	unsigned int first;	/* the CPU whose pages come first */
+	/*
+	 * out already holds CPU first's pages at offset page_size (its
+	 * dat_cpu: fd out, one piece there): the rest is written around
+	 * them, with pwrite(). Else out is written in order (a FIFO too).
+	 */
+	bool in_place;
+	bool count;		/* count every CPU's records */
+	char *const *cpustats;	/* per_cpu/cpuN/stats texts, or NULL */
+};
 
 /*
- * Write a version 6 trace.dat to fd out: the headers and every event
- * format under dir/events/, saved cmdlines (pid and comm of the records:
- * common_pid/common_comm, and FOO_pid/FOO_comm field pairs), the CPU
- * count, the trace clock ("local") and the pages of each CPU, page
- * aligned. 0, or -1 with a message in err.
+ * Write a trace.dat, version 7 (trace-cmd.dat.v7(5)): the first page
+ * holds the initial header and the flyrecord section's header; each CPU's
+ * pages follow, page aligned (dat_plan()), then the metadata: the headers
+ * and every event format of dir/events/SYS/NAME/ (system SYS), no kallsyms
+ * or printk formats, the saved cmdlines (top's saved_cmdlines; without
+ * it, pid and comm of the records: common_pid/common_comm or
+ * common_comm_id and saved_comms, FOO_pid/FOO_comm field pairs), then the
+ * options (the trace clock of dir/trace_clock, the CPU count, each CPU's
+ * stats, the buffer: where each CPU's pages are). 0, or -1 with a
+ * message in err; info is filled either way (dat_info_free()).
  */
-int dat_write(const char *dir, int out, const struct dat_src *src,
-	      unsigned int ncpus, struct dat_info *info, char *err,
-	      size_t errlen);
+int dat_write(const struct dat_write_args *a, struct dat_info *info,
+	      char *err, size_t errlen);
+void dat_info_free(struct dat_info *info);
 
 /* a trace.dat opened for reading */
 struct dat_file {

@@ -131,10 +131,9 @@ static void not_found(char *why, size_t size, const char *name,
 {
 	const char *colon = strchr(name, ':');
 	const char *sym = colon ? colon + 1 : name;
-	char where[KM_MODNAME_LEN + 16] = "the kernel (vmlinux)";
+	char where[KM_MODNAME_LEN + 16];
 
-	if (strcmp(d->module, "vmlinux"))
-		snprintf(where, sizeof(where), "module %s", d->module);
+	snprintf(where, sizeof(where), "module %s", d->module);
 	if (d->module[0])
 		snprintf(why, size,
 			 "no marker '%s', and %s has no function '%s' in kallsyms (it does not exist, or the compiler inlined it)",
@@ -232,10 +231,11 @@ static void decide(const char *name, bool no_fallback, struct fb_decision *d)
 static int define_kprobe(const char *name, const struct enable_opts *o,
 			 const struct fb_decision *d)
 {
+	const char *ev = strchr(d->event, ':') + 1;	/* "kprobes:NAME" */
 	char def[2 * FB_NAME_LEN + 16];
 	int ret;
 
-	snprintf(def, sizeof(def), "p:kprobes/%s %s", d->event, d->symbol);
+	snprintf(def, sizeof(def), "p:kprobes/%s %s", ev, d->symbol);
 	ret = write_line("kprobe_events", def);
 	if (ret)
 		return ret;
@@ -243,8 +243,7 @@ static int define_kprobe(const char *name, const struct enable_opts *o,
 	if (ret)
 		return ret;
 	/* later names may refer to the new event */
-	sl_push(&markers, def + 2);
-	*strchr(markers.v[markers.n - 1], ' ') = '\0';
+	sl_push(&markers, d->event);
 	if (o->quiet)
 		return KM_EXIT_OK;
 	if (d->kind == FB_KPROBE)
@@ -312,7 +311,7 @@ static void warn_kept_token(const char *tok)
 
 /*
  * "!NAME" for what enable_event() would have enabled: a kprobe event
- * defined for "MODULE:SYM" is "kprobes/SYM"; anything else goes as it
+ * defined for "MODULE:SYM" is "kprobes:SYM"; anything else goes as it
  * is, for the kernel to judge.
  */
 int disable_event(const char *name)

@@ -128,18 +128,30 @@ static int cmp_cand(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* "mydrv:mydrv_irq" -> "mydrv_irq"; "kprobes/foo" -> "foo" */
+/* "sched:sched_switch" -> "sched_switch" */
 static const char *id_name(const char *id)
 {
 	const char *colon = strchr(id, ':');
 
-	return event_short_name(colon ? colon + 1 : id);
+	return colon ? colon + 1 : id;
+}
+
+/* the name of id names one event only: it is enough to name it */
+static bool name_unique(const struct strlist *markers, const char *id)
+{
+	const char *name = id_name(id);
+	size_t i, n = 0;
+
+	for (i = 0; i < markers->n; i++)
+		n += !strcmp(id_name(markers->v[i]), name);
+	return n == 1;
 }
 
 /*
- * Up to FB_MAX_SUGGEST marker ids nearest to name (Levenshtein, comparing
- * with both the id and the bare name, without "MODULE:" or "kprobes/"),
- * among those within max(3, strlen(name) / 2) edits.
+ * Up to FB_MAX_SUGGEST events nearest to name (Levenshtein, comparing
+ * with both the id and the bare name, without "SYS:"), among those within
+ * max(3, strlen(name) / 2) edits: the bare name when it names one event
+ * only, else "SYS:NAME".
  */
 static void suggest(const struct strlist *markers, const char *name,
 		    struct fb_decision *d)
@@ -162,9 +174,12 @@ static void suggest(const struct strlist *markers, const char *name,
 		}
 	}
 	qsort(c, n, sizeof(*c), cmp_cand);
-	for (i = 0; i < n && i < FB_MAX_SUGGEST; i++)
-		strlcpy_n(d->suggest[i], FB_NAME_LEN, c[i].name,
-			  strlen(c[i].name));
+	for (i = 0; i < n && i < FB_MAX_SUGGEST; i++) {
+		const char *s = name_unique(markers, c[i].name) ?
+				id_name(c[i].name) : c[i].name;
+
+		strlcpy_n(d->suggest[i], FB_NAME_LEN, s, strlen(s));
+	}
 	d->nsuggest = (unsigned int)i;
 	free(c);
 }
@@ -192,7 +207,7 @@ static void refuse(enum fb_kind kind, const struct strlist *markers,
 	suggest(markers, name, d);
 }
 
-/* does a list of ids have one of module mod ("mod:...")? */
+/* does a list of ids have one of system or module mod ("mod:...")? */
 static bool has_module(const struct strlist *ids, const char *mod)
 {
 	size_t i, l = strlen(mod);
@@ -203,16 +218,15 @@ static bool has_module(const struct strlist *ids, const char *mod)
 	return false;
 }
 
-/* "MODULE:NAME" names one module (no glob, not vmlinux) */
+/* "MODULE:NAME" names one module (no glob) */
 static bool names_module(const struct fb_decision *d)
 {
-	return d->module[0] && !fb_is_glob(d->module) &&
-	       strcmp(d->module, "vmlinux");
+	return d->module[0] && !fb_is_glob(d->module);
 }
 
 /*
- * The symbol of kallsyms id if it is where mod says ("": anywhere,
- * "vmlinux": in the kernel, else in that module), else NULL.
+ * The symbol of kallsyms id if it is where mod says ("": anywhere, else
+ * in that module), else NULL.
  */
 static const char *sym_in(const char *id, const char *mod)
 {
@@ -221,8 +235,6 @@ static const char *sym_in(const char *id, const char *mod)
 
 	if (!s || !mod[0])
 		return s;
-	if (!strcmp(mod, "vmlinux"))
-		return m[0] ? NULL : s;
 	return strcmp(m, mod) ? NULL : s;
 }
 
@@ -296,7 +308,7 @@ static void kprobe_on(const struct strlist *markers,
 
 /*
  * "MODULE:SYM" when a kprobe event of that name is defined (by an earlier
- * fallback): set_event names it "kprobes/SYM", a vmlinux event.
+ * fallback): set_event names it "kprobes:SYM".
  */
 static bool kprobe_defined(const struct strlist *markers, const char *sym,
 			   struct fb_decision *d)
@@ -304,7 +316,7 @@ static bool kprobe_defined(const struct strlist *markers, const char *sym,
 	char base[FB_NAME_LEN], ev[FB_NAME_LEN + 8];
 
 	event_from_name(base, sym);
-	snprintf(ev, sizeof(ev), "kprobes/%s", base);
+	snprintf(ev, sizeof(ev), "kprobes:%s", base);
 	if (!sl_contains(markers, ev))
 		return false;
 	set(d->event, ev);
@@ -329,6 +341,12 @@ void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
 		d->kind = FB_MARKER;
 		return;
 	}
+	/* ":NAME" and "SYS/NAME" name events only, never a function */
+	if (!fb_is_glob(name) && sym &&
+	    (strchr(name, '/') || (sym != name && !d->module[0]))) {
+		refuse(FB_REFUSE_BAD_NAME, markers, name, d);
+		return;
+	}
 	/* as the kernel: a module not loaded keeps "MODULE:NAME" for later */
 	if (sym && *sym && names_module(d) && valid_module_name(d->module) &&
 	    !has_module(markers, d->module) && !has_module(ksyms, d->module)) {
@@ -348,6 +366,12 @@ void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
 		refuse(FB_REFUSE_BAD_NAME, markers, name, d);
 		return;
 	}
-	event_from_name(d->event, sym);
 	kprobe_on(markers, ksyms, blacklist, name, sym, d);
+	if (d->kind == FB_KPROBE || d->kind == FB_KPROBE_CLONE) {
+		char base[FB_NAME_LEN];
+
+		event_from_name(base, sym);
+		snprintf(d->event, FB_NAME_LEN, "kprobes:%.*s",
+			 FB_NAME_LEN - 9, base);
+	}
 }

@@ -12,7 +12,7 @@
 #include "strlist.h"
 
 enum fb_kind {
-	FB_MARKER,		/* NAME is a marker (or defined kprobe event) */
+	FB_MARKER,		/* NAME names an event (marker, kprobe event) */
 	FB_GLOB,		/* NAME is a glob matching at least one event */
 	FB_PENDING,		/* MODULE:NAME, MODULE not loaded: waits for it */
 	FB_KPROBE,		/* define kprobe on symbol NAME */
@@ -31,7 +31,7 @@ enum fb_kind {
 struct fb_decision {
 	enum fb_kind kind;
 	char event[FB_NAME_LEN];	/* what to write to set_event */
-	char module[KM_MODNAME_LEN];	/* MODULE of "MODULE:NAME", or "" */
+	char module[KM_MODNAME_LEN];	/* SYS/MODULE of "MODULE:NAME", or "" */
 	char symbol[FB_NAME_LEN];	/* kprobe target ([MOD:]SYM) / offending */
 	unsigned int ncandidates;	/* FB_REFUSE_AMBIGUOUS */
 	char candidates[2][FB_NAME_LEN];
@@ -40,16 +40,18 @@ struct fb_decision {
 };
 
 /*
- * name:      "NAME" or "MODULE:NAME", globs allowed, as set_event takes it
- * markers:   ids from available_markers ("sched_switch", "kprobes/x",
- *            "mydrv:mydrv_irq"; markers_names())
+ * name:      "NAME", "SYS:NAME" or "MODULE:NAME", globs allowed, as
+ *            set_event takes it
+ * markers:   ids from available_markers ("sched:sched_switch",
+ *            "kprobes:x", "mydrv:mydrv_irq"; markers_names())
  * ksyms:     ids of text symbols from /proc/kallsyms ("do_sys_openat2",
  *            "mydrv:mydrv_open"); with markers, they tell which modules
  *            are loaded
  * blacklist: ids of the symbols on the kprobe blacklist
  *
  * A kprobe's symbol is what kprobe_events takes: "MODULE:SYM" for a
- * module's function (the probe is armed again when the module reloads).
+ * module's function (the probe is armed again when the module reloads);
+ * its event is "kprobes:NAME" (d->event).
  */
 void fb_decide(const struct strlist *markers, const struct strlist *ksyms,
 	       const struct strlist *blacklist, const char *name,

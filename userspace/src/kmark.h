@@ -158,32 +158,4 @@ double mono_now(void);		/* CLOCK_MONOTONIC in seconds */
  */
 int stop_poll(struct pollfd *pfd, unsigned int n, double deadline);
 
-/* rawcap.c: trace_pipe_raw of every CPU into temporary files */
-struct dat_src;
-struct rawcap {
-	unsigned int ncpus;
-	unsigned int page_size;
-	int *in;		/* per_cpu/cpuN/trace_pipe_raw; -1: none/EOF */
-	struct dat_src *out;	/* the pages read, per CPU */
-	unsigned char **buf;	/* a page being read, per CPU */
-	size_t *fill;		/* bytes of it read so far */
-	unsigned long long pages;
-	unsigned long long full_pages;	/* of them, nearly full ones */
-};
-/*
- * Open trace_pipe_raw of every CPU under <ctl_dir>/per_cpu/ (O_NONBLOCK)
- * and an unlinked temporary file per CPU next to out_path. Returns 0 or
- * an exit code after printing the reason.
- */
-int rawcap_open(struct rawcap *rc, const char *out_path,
-		unsigned int page_size);
-/*
- * Copy pages as they come (poll) until seconds elapse (<= 0: no limit),
- * a stop signal, or end of file on every CPU. 0, or an exit code.
- */
-int rawcap_run(struct rawcap *rc, double seconds);
-/* read what is left without waiting (until EAGAIN or end of file) */
-int rawcap_drain(struct rawcap *rc);
-void rawcap_close(struct rawcap *rc);
-
 #endif

@@ -19,6 +19,19 @@
 #define RB_MISSED_EVENTS	(1ULL << 31)
 #define RB_MISSED_STORED	(1ULL << 30)
 
+/* write a native-endian integer of 4 or 8 bytes */
+static void rb_put_uint(unsigned char *p, unsigned long long v,
+			unsigned int size)
+{
+	if (size == 4) {
+		unsigned int u = (unsigned int)v;
+
+		memcpy(p, &u, 4);
+	} else {
+		memcpy(p, &v, 8);
+	}
+}
+
 bool rb_page_init(struct rb_page *pg, const unsigned char *page,
 		  const struct ef_header *h)
 {
@@ -111,4 +124,23 @@ bool rb_page_next(struct rb_page *pg, struct rb_rec *r)
 		return true;
 	}
 	return false;
+}
+
+void rb_page_mark_lost(unsigned char *page, const struct ef_header *h,
+		       unsigned long long lost)
+{
+	unsigned long long commit = ef_read_uint(page + 8, h->commit_size);
+	unsigned long long size = commit & RB_COMMIT_MASK, n = lost;
+	size_t room = h->page_size - h->data_offset;
+	unsigned char *after = page + h->data_offset + size;
+
+	if (size + h->commit_size <= room) {
+		if ((commit & RB_MISSED_EVENTS) && (commit & RB_MISSED_STORED))
+			n += ef_read_uint(after, h->commit_size);
+		rb_put_uint(after, n, h->commit_size);
+		commit |= RB_MISSED_STORED;
+	} else {
+		commit &= ~RB_MISSED_STORED;	/* no room: a number not known */
+	}
+	rb_put_uint(page + 8, commit | RB_MISSED_EVENTS, h->commit_size);
 }

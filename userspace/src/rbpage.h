@@ -36,5 +36,13 @@ bool rb_page_init(struct rb_page *pg, const unsigned char *page,
 		  const struct ef_header *h);
 /* the next data record: true, or false at the end of the page */
 bool rb_page_next(struct rb_page *pg, struct rb_rec *r);
+/*
+ * Mark a page of h->page_size bytes with @lost events lost before it, as
+ * the kernel marks a page after an overwrite: RB_MISSED_EVENTS, and the
+ * number stored after the data (RB_MISSED_STORED; added to one already
+ * there) when there is room for it.
+ */
+void rb_page_mark_lost(unsigned char *page, const struct ef_header *h,
+		       unsigned long long lost);
 
 #endif

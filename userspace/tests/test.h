@@ -33,5 +33,6 @@ void test_pipe(void);
 void test_bounds(void);
 void test_ctlwrite(void);
 void test_dat(void);
+void test_recplan(void);
 
 #endif

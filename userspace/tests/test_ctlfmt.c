@@ -11,46 +11,60 @@ static void test_markers(void)
 	char *buf = fixture("available_markers");
 	struct marker_list ml;
 	const struct marker *m;
+	char *id;
 
 	check_ll((long long)markers_parse(buf, &ml), 4,
 		 "markers: 4 entries in fixture");
 	m = markers_find(&ml, "sched_switch");
 	check(m && m->type == MK_MARKER, "markers: sched_switch is a marker");
+	check_str(m ? m->system : NULL, "sched",
+		  "markers: 'SYS:NAME': the system");
+	check_str(m ? m->name : NULL, "sched_switch",
+		  "markers: 'SYS:NAME': the name");
+	id = m ? marker_id(m) : NULL;
+	check_str(id, "sched:sched_switch", "markers: the id is SYS:NAME");
+	free(id);
 	check_ll(m ? (long long)m->nfields : -1, 7,
 		 "markers: sched_switch has 7 fields");
 	check_str(m ? m->fields[3].name : NULL, "prev_state",
 		  "markers: 4th field name");
 	check_str(m ? m->fields[4].name : NULL, "next_comm",
 		  "markers: field after ' ==> '");
-	m = markers_find(&ml, "sched_wakeup");
+	m = markers_find(&ml, "sched:sched_wakeup");
 	check_str(m ? m->fields[3].conv : NULL, "%03d",
-		  "markers: conversion with width");
+		  "markers: conversion with width (found as SYS:NAME)");
 	m = markers_find(&ml, "sys_sync");
-	check(m && m->nfields == 0 && !strcmp(m->format, ""),
-	      "markers: zero-argument marker has empty format");
+	check(m && m->nfields == 0 && !strcmp(m->format, "") &&
+	      !strcmp(m->system, "syscalls"),
+	      "markers: zero-argument marker has empty format, its system");
 	m = markers_find(&ml, "myopen");
-	check(m && !strcmp(m->name, "kprobes/myopen"),
-	      "markers: kprobe event found by short name");
+	check(m && !strcmp(m->name, "myopen") && !strcmp(m->system, "kprobes"),
+	      "markers: kprobe event in its group's system");
 	check(m && m->type == MK_KPROBE, "markers: [kprobe] tag sets type");
-	check(m && m->nfields == 2 && !strcmp(m->fields[1].name, "fname"),
-	      "markers: kprobe fields after the tag");
-	check(m && !strcmp(m->format, "dfd=%d fname=%s"),
+	check(m && m->nfields == 2 && !strcmp(m->fields[1].name, "fname") &&
+	      !strcmp(m->fields[1].conv, "ustring") &&
+	      !strcmp(m->fields[0].conv, "s32"),
+	      "markers: kprobe fields after the tag, 'name=type'");
+	check(m && !strcmp(m->format, "dfd=s32 fname=ustring"),
 	      "markers: tag removed from the kprobe format");
+	check(!markers_find(&ml, "kmark:myopen"),
+	      "markers: a name in another system is not found");
 	markers_free(&ml);
 	free(buf);
 
-	markers_parse("kprobes/r [kretprobe] ret=%lx\n", &ml);
-	check(ml.n == 1 && ml.v[0].type == MK_KRETPROBE,
-	      "markers: [kretprobe] tag sets type");
+	markers_parse("grp:r [kretprobe] ret=u64\n", &ml);
+	check(ml.n == 1 && ml.v[0].type == MK_KRETPROBE &&
+	      !strcmp(ml.v[0].system, "grp"),
+	      "markers: [kretprobe] tag sets type, any group");
 	markers_free(&ml);
 }
 
 /* available_markers of a kernel with a module's markers loaded */
 static const char module_markers[] =
-	"sched_switch prev_comm=%s prev_pid=%d\n"
-	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
-	"kmark_sample_done  [kmark_sample]\n"
-	"kprobes/myopen [kprobe] dfd=%d fname=%s\n";
+	"sched:sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample:kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample:kmark_sample_done  [kmark_sample]\n"
+	"kprobes:myopen [kprobe] dfd=s32 fname=string\n";
 
 static void test_module_markers(void)
 {
@@ -77,18 +91,18 @@ static void test_module_markers(void)
 	check(m && !m->module && m->type == MK_KPROBE,
 	      "modules: kprobe event has no module");
 	markers_names(&ml, &ids);
-	check(ids.n == 4 && !strcmp(ids.v[0], "sched_switch") &&
+	check(ids.n == 4 && !strcmp(ids.v[0], "sched:sched_switch") &&
 	      !strcmp(ids.v[1], "kmark_sample:kmark_sample_step") &&
-	      !strcmp(ids.v[3], "kprobes/myopen"),
-	      "modules: ids are MODULE:NAME for a module's marker");
+	      !strcmp(ids.v[3], "kprobes:myopen"),
+	      "modules: ids are SYS:NAME");
 	sl_free(&ids);
 	markers_free(&ml);
 
-	markers_parse("arr vals=[%d %d] tag=[x]\n"
-		      "odd state=%d [%s]\n"
-		      "drv_ev x=%d [my-drv]\n"
-		      "kprobes/kp [kprobe] a=%d [b]\n"
-		      "kprobe  [kprobe]\n", &ml);
+	markers_parse("kmark:arr vals=[%d %d] tag=[x]\n"
+		      "kmark:odd state=%d [%s]\n"
+		      "my-drv:drv_ev x=%d [my-drv]\n"
+		      "kprobes:kp [kprobe] a=s32 [b]\n"
+		      "kprobe:kprobe  [kprobe]\n", &ml);
 	check(ml.n == 5 && !ml.v[0].module &&
 	      !strcmp(ml.v[0].format, "vals=[%d %d] tag=[x]"),
 	      "modules: brackets inside a format are the format's");
@@ -100,47 +114,57 @@ static void test_module_markers(void)
 	      !strcmp(ml.v[2].format, "x=%d"),
 	      "modules: module name with '-'");
 	check(ml.n == 5 && !ml.v[3].module && ml.v[3].type == MK_KPROBE &&
-	      !strcmp(ml.v[3].format, "a=%d [b]"),
+	      !strcmp(ml.v[3].format, "a=s32 [b]"),
 	      "modules: kprobe lines keep a trailing '[b]'");
-	check(ml.n == 5 && ml.v[4].type == MK_MARKER && ml.v[4].module &&
-	      !strcmp(ml.v[4].module, "kprobe"),
-	      "modules: a marker of module 'kprobe' is no kprobe event");
+	check(ml.n == 5 && ml.v[4].type == MK_KPROBE && !ml.v[4].module,
+	      "modules: a kprobe event without fields: the tag alone");
+	markers_free(&ml);
+
+	markers_parse("kprobe:x  [kprobe-mod]\n", &ml);
+	check(ml.n == 1 && ml.v[0].type == MK_MARKER && ml.v[0].module &&
+	      !strcmp(ml.v[0].module, "kprobe-mod"),
+	      "modules: a marker of module 'kprobe-mod' is no kprobe event");
 	markers_free(&ml);
 }
 
 static void test_tokens(void)
 {
-	char mod[KM_MODNAME_LEN];
+	char sys[KM_MODNAME_LEN];
 
-	check(event_token_matches("kmark_sample:*", "kmark_sample_step",
-				  "kmark_sample"),
-	      "token: 'MODULE:*' matches the module's marker");
-	check(!event_token_matches("kmark_sample:*", "sched_switch", NULL),
-	      "token: 'MODULE:*' does not match a kernel marker");
-	check(event_token_matches("kmark_sample_step", "kmark_sample_step",
-				  "kmark_sample"),
-	      "token: a plain name matches a module's marker");
-	check(event_token_matches("vmlinux:sched_switch", "sched_switch",
-				  NULL),
-	      "token: 'vmlinux:NAME' matches a kernel marker");
-	check(!event_token_matches("vmlinux:*", "kmark_sample_step",
-				   "kmark_sample"),
-	      "token: 'vmlinux:*' does not match a module's marker");
-	check(event_token_matches("vmlinux:myopen", "kprobes/myopen", NULL),
-	      "token: kprobe events are vmlinux's, short name too");
-	check(event_token_matches("*:sched_*", "sched_switch", NULL),
+	check(event_token_matches("kmark_sample:*", "kmark_sample",
+				  "kmark_sample_step"),
+	      "token: 'SYS:*' matches the system's event");
+	check(!event_token_matches("kmark_sample:*", "sched", "sched_switch"),
+	      "token: 'SYS:*' does not match another system's");
+	check(event_token_matches("kmark_sample_step", "kmark_sample",
+				  "kmark_sample_step"),
+	      "token: a plain name matches in any system");
+	check(event_token_matches("sched", "sched", "sched_switch"),
+	      "token: a plain word names a system's events too");
+	check(!event_token_matches("sched", "kmark", "sched_x"),
+	      "token: ... but is no prefix");
+	check(event_token_matches("sched:", "sched", "sched_wakeup"),
+	      "token: 'SYS:' is the whole system");
+	check(event_token_matches(":myopen", "kprobes", "myopen"),
+	      "token: ':NAME' in any system");
+	check(event_token_matches("kprobes/myopen", "kprobes", "myopen"),
+	      "token: the older 'SYS/NAME'");
+	check(event_token_matches("*:sched_*", "sched", "sched_switch"),
 	      "token: globs in both parts");
-	check(!event_token_matches("other:kmark_sample_step",
-				   "kmark_sample_step", "kmark_sample"),
-	      "token: another module's name does not match");
-	check(!event_token_matches(":sched_switch", "sched_switch", NULL),
-	      "token: empty module part matches nothing");
+	check(!event_token_matches("other:kmark_sample_step", "kmark_sample",
+				   "kmark_sample_step"),
+	      "token: another system's name does not match");
+	check(event_token_matches("sched_*", "sched", "sched_switch") &&
+	      !event_token_matches("sched_*", "sched", "other"),
+	      "token: a plain glob on names (and systems)");
 	check(event_token_matches_id("kmark_*:*_done",
 				     "kmark_sample:kmark_sample_done"),
 	      "token: matched against an id");
-	check_str(event_split("mydrv:irq", mod), "irq", "split: the name");
-	check_str(mod, "mydrv", "split: the module");
-	check(event_split(":x", mod) == NULL, "split: empty module refused");
+	check_str(event_split("mydrv:irq", sys), "irq", "split: the name");
+	check_str(sys, "mydrv", "split: the system");
+	check_str(event_split("grp/ev", sys), "ev", "split: 'SYS/NAME'");
+	check_str(event_split(":x", sys), "x", "split: empty system");
+	check_str(sys, "", "split: ... is empty");
 }
 
 static void test_set_event(void)
@@ -150,24 +174,24 @@ static void test_set_event(void)
 	bool on[4];
 
 	markers_parse(module_markers, &ml);
-	set_event_parse("sched_switch\nmyopen\n\n", &sl);
-	check_ll((long long)sl.n, 2, "set_event: two names, blank skipped");
+	set_event_parse("sched:sched_switch\nkprobes:myopen\n\n", &sl);
+	check_ll((long long)sl.n, 2, "set_event: two lines, blank skipped");
 	set_event_split(&ml, &sl, on, &tok);
-	check(on[3], "set_event: 'myopen' enables kprobes/myopen");
-	check(on[0], "set_event: sched_switch enabled");
+	check(on[3], "set_event: 'kprobes:myopen' is kprobes:myopen enabled");
+	check(on[0], "set_event: sched:sched_switch enabled");
 	check(!on[1] && !on[2] && !tok.n,
 	      "set_event: the others not enabled, no token");
 	sl_free(&sl);
 
-	set_event_parse("sched_switch\nkmark_sample:kmark_sample_done\n"
-			"kprobes/myopen\nkmark_sample:kmark_sample_step\n"
+	set_event_parse("sched:sched_switch\nkmark_sample:kmark_sample_done\n"
+			"kprobes:myopen\nkmark_sample:kmark_sample_stp\n"
 			"mydrv:*\nmydrv:mydrv_irq\n", &sl);
 	set_event_split(&ml, &sl, on, &tok);
 	check(on[0] && !on[1] && on[2] && on[3],
-	      "set_event: module marker enabled as MODULE:NAME");
-	check(tok.n == 3 && !strcmp(tok.v[0], "kmark_sample:kmark_sample_step") &&
+	      "set_event: a module's marker enabled as SYS:NAME");
+	check(tok.n == 3 && !strcmp(tok.v[0], "kmark_sample:kmark_sample_stp") &&
 	      !strcmp(tok.v[1], "mydrv:*") && !strcmp(tok.v[2], "mydrv:mydrv_irq"),
-	      "set_event: tokens after the enabled events, in order");
+	      "set_event: tokens, in order");
 	sl_free(&sl);
 	sl_free(&tok);
 
@@ -179,10 +203,10 @@ static void test_set_event(void)
 	sl_free(&sl);
 	sl_free(&tok);
 
-	set_event_parse("kmark_sample_step\nmyopen_other\n", &sl);
+	set_event_parse("kmark_sample_step\nmyopen\n", &sl);
 	set_event_split(&ml, &sl, on, &tok);
-	check(on[1] && !on[3] && !tok.n,
-	      "set_event: plain name, no prefix matching");
+	check(!on[1] && !on[3] && tok.n == 2,
+	      "set_event: lines are SYS:NAME; a bare name is no event's");
 	sl_free(&sl);
 	sl_free(&tok);
 	markers_free(&ml);
@@ -265,21 +289,22 @@ static void test_instance_paths(void)
 {
 	static const char *const top[] = {
 		"available_markers", "README", "kprobe_events",
-		"set_event_pid", "set_event_notrace_pid", "options",
-		"options/event-fork", "instances", "instances/new",
-		"instances/remove", "instances/s1/set_event", "events",
-		"events/header_page", "events/header_event",
-		"events/sched_switch/format", "events/sched_switch/id",
-		"events/kprobes/myopen/format", "events/kprobes/myopen/id",
+		"dynamic_events", "kprobe_profile", "saved_comms",
+		"saved_cmdlines", "instances", "instances/new",
+		"instances/remove", "instances/s1/set_event",
 	};
 	static const char *const inst[] = {
 		"tracing_on", "set_event", "trace", "trace_pipe",
-		"buffer_size_kb", "error_log", "read_delay_ms",
-		"buffer_percent", "trace_marker", "per_cpu",
-		"per_cpu/cpu0/stats", "per_cpu/cpu1/trace_pipe_raw",
-		"events/sched_switch/filter", "events/kprobes/myopen/filter",
+		"buffer_size_kb", "buffer_total_size_kb", "error_log",
+		"read_delay_ms", "buffer_percent", "trace_marker",
+		"trace_clock", "tracing_cpumask", "available_events",
+		"set_event_pid", "set_event_notrace_pid", "options",
+		"options/event-fork", "per_cpu", "per_cpu/cpu0/stats",
+		"per_cpu/cpu1/trace_pipe_raw", "events", "events/enable",
+		"events/header_page", "events/sched/sched_switch/format",
+		"events/sched/sched_switch/filter", "events/kprobes/enable",
 		/* not fooled by prefixes */
-		"kprobe_events_x", "eventsx/format", "instancesx",
+		"kprobe_events_x", "instancesx", "saved_comms2",
 	};
 	size_t i;
 
@@ -291,10 +316,10 @@ static void test_instance_paths(void)
 		      "instances: %s is per instance (-B maps it)", inst[i]);
 
 	check(!instance_name_err("s1") && !instance_name_err("a.b-c_D9") &&
-	      !instance_name_err("0123456789012345678901234567890"),
-	      "instances: valid names (31 characters at most)");
-	check_has(instance_name_err("01234567890123456789012345678901"),
-		  "too long", "instances: 32 characters are too many");
+	      !instance_name_err("012345678901234567890123456789012345678901234567890123456789012"),
+	      "instances: valid names (63 characters at most)");
+	check_has(instance_name_err("0123456789012345678901234567890123456789012345678901234567890123"),
+		  "too long", "instances: 64 characters are too many");
 	check_has(instance_name_err("../x"), "letters, digits",
 		  "instances: '/' refused (no path outside instances/)");
 	check_has(instance_name_err("a b"), "letters, digits",

@@ -9,10 +9,12 @@
  * libkshark and traceshark by tests/datcheck.py, whose lines become checks
  * here.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -295,6 +297,21 @@ static void make_ctl(struct scratch *s, const char *arch)
 	free(txt);
 }
 
+/* fixtures/raw-ARCH's pages as trace_pipe_raw again */
+static void make_ctl_pages(struct scratch *s, const char *arch)
+{
+	char from[512], to[512];
+	int cpu;
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(from, sizeof(from), "%s/raw-%s/cpu%d.raw", fixtures,
+			 arch, cpu);
+		snprintf(to, sizeof(to), "%s/per_cpu/cpu%d/trace_pipe_raw",
+			 s->dir, cpu);
+		copy_file(from, to);
+	}
+}
+
 struct lines {
 	struct strlist l;
 	struct ef_buf b;
@@ -529,6 +546,28 @@ static void test_arch(const char *arch)
 
 	test_read_back(arch, dat, fix);
 
+	/* -S: the pages through splice(): the same file */
+	{
+		char sdat[300];
+		size_t la = 0, lb = 0;
+		const char *const argv[] = { "-d", s.dir, "record", "-S", "-o",
+					     sdat, "sched_switch", "sys_sync",
+					     NULL };
+
+		snprintf(sdat, sizeof(sdat), "%s/%s-splice.dat", s.root, arch);
+		make_ctl_pages(&s, arch);
+		proc_run(&r, s.root, NULL, NULL, argv);
+		check_ll(r.rc, 0, "dat %s: record -S (splice) exits 0", arch);
+		proc_result_free(&r);
+		a = read_all(dat, &la);
+		b = read_all(sdat, &lb);
+		check(a && b && la == lb && !memcmp(a, b, la),
+		      "dat %s: record -S writes the same trace.dat, byte for byte",
+		      arch);
+		free(a);
+		free(b);
+	}
+
 	/*
 	 * Into a FIFO: the pages cannot be copied in the kernel there
 	 * (copy_file_range() fails), so they go through read and write:
@@ -577,6 +616,44 @@ static void test_arch(const char *arch)
 		proc_result_free(&r);
 		free(a);
 		free(b);
+	}
+
+	/*
+	 * trace-cmd's own files of the same records, version 6 and 7
+	 * (uncompressed): kmark report reads them as its own.
+	 */
+	{
+		static const char *const ver[] = { "6", "7" };
+		char conv[300], cmd[1200];
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			const char *const av[] = { "report", conv, NULL };
+			const char *const av0[] = { "report", dat, NULL };
+
+			snprintf(conv, sizeof(conv), "%s/conv%s.dat", s.root, ver[k]);
+			snprintf(cmd, sizeof(cmd),
+				 "trace-cmd convert --file-version %s --compression none -i '%s' -o '%s' > /dev/null 2>&1",
+				 ver[k], dat, conv);
+			if (!check(!system(cmd), "dat %s: trace-cmd convert --file-version %s",
+				   arch, ver[k]))
+				continue;
+			proc_run(&r, s.root, NULL, NULL, av);
+			a = r.out;
+			r.out = NULL;
+			proc_result_free(&r);
+			proc_run(&r, s.root, NULL, NULL, av0);
+			b = r.out;
+			r.out = NULL;
+			proc_result_free(&r);
+			sa = a ? strchr(a, '\n') : NULL;
+			sb = b ? strchr(b, '\n') : NULL;
+			check(sa && sb && !strcmp(sa, sb),
+			      "dat %s: kmark report of trace-cmd's version %s file == of kmark's",
+			      arch, ver[k]);
+			free(a);
+			free(b);
+		}
 	}
 
 	/* the tools users open it in */
@@ -689,8 +766,10 @@ static void test_errors(void)
 }
 
 /*
- * -B s1 record -o x.dat: the formats from the top events/, the pages from
- * the instance's per_cpu/ (moved there by the test: the top has none).
+ * -B s1 record -o x.dat: the formats from the instance's events/ (a copy
+ * of the top's: the kernel gives every instance its events/), saved_comms
+ * from the top, the pages from the instance's per_cpu/ (moved there by
+ * the test: the top has none).
  */
 static void test_instance(void)
 {
@@ -705,6 +784,10 @@ static void test_instance(void)
 	mkdir(to, 0755);
 	snprintf(from, sizeof(from), "%s/per_cpu", s.dir);
 	snprintf(to, sizeof(to), "%s/instances/s1/per_cpu", s.dir);
+	if (rename(from, to))
+		abort();
+	snprintf(from, sizeof(from), "%s/events", s.dir);
+	snprintf(to, sizeof(to), "%s/instances/s1/events", s.dir);
 	if (rename(from, to))
 		abort();
 	scratch_put(&s, "instances/s1/set_event", "", 0);
@@ -722,7 +805,7 @@ static void test_instance(void)
 	check_ll(r.rc, 0, "dat: -B s1 record -o x.dat exits 0");
 	recorded_msg("x86_64", msg, sizeof(msg));
 	check_has(r.err, msg,
-		  "dat: -B s1 record: the instance's per_cpu pages, the top's formats");
+		  "dat: -B s1 record: the instance's per_cpu pages and formats");
 	proc_result_free(&r);
 	buf = slurp(scratch_path(&s, "instances/s1/set_event"));
 	check_str(buf, "sched_switch\n!sched_switch\n",
@@ -739,6 +822,284 @@ static void test_instance(void)
 	scratch_cleanup(&s);
 }
 
+static mode_t umask_get(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* --- -m, the counters, -b and -C: kmark record on synthetic pages ------------ */
+
+/*
+ * Page i of n (x86_64: 8-byte commit, data at 16): i + 1 sys_sync records
+ * (id 32, 12 bytes, a 16-byte event with its header) of pid 100 + i, 1 us
+ * apart, the page's time stamp 1 ms after the page before.
+ */
+static void sync_page(unsigned char *page, unsigned int i)
+{
+	unsigned long long ts = 1000000000ULL + i * 1000000ULL, commit = 0;
+	unsigned int k;
+
+	memset(page, 0, 4096);
+	memcpy(page, &ts, 8);
+	for (k = 0; k <= i; k++) {
+		unsigned char *e = page + 16 + commit;
+		unsigned int hdr = 3 | (k ? 1000 : 0) << 5, pid = 100 + i;
+		unsigned short type = 32;
+
+		memcpy(e, &hdr, 4);
+		memcpy(e + 4, &type, 2);
+		memcpy(e + 8, &pid, 4);
+		commit += 16;
+	}
+	memcpy(page + 8, &commit, 8);
+}
+
+/*
+ * A file at @path that reads @first once, then @second: a FIFO whose
+ * writer, once the first reader has opened it, puts a regular file with
+ * @second in its place (before it writes @first: any later open finds
+ * the regular file, whenever it comes).
+ */
+static pid_t fifo_feeder(const char *path, const char *first,
+			 const char *second)
+{
+	char next[512];
+	FILE *f;
+	pid_t pid;
+
+	snprintf(next, sizeof(next), "%s.next", path);
+	f = fopen(next, "w");
+	if (!f || fputs(second, f) == EOF || fclose(f))
+		abort();
+	unlink(path);
+	if (mkfifo(path, 0644))
+		abort();
+	pid = fork();
+	if (!pid) {
+		int fd = open(path, O_WRONLY);
+
+		if (fd < 0 || rename(next, path) ||
+		    write(fd, first, strlen(first)) < 0)
+			_exit(1);
+		close(fd);
+		_exit(0);
+	}
+	return pid;
+}
+
+struct lost_seen {
+	unsigned long long lost, events, first_lost_at;
+	int pid[12];
+	bool order_ok;
+	unsigned long long last_ts;
+};
+
+static int see(const struct dat_rec *r, void *arg)
+{
+	struct lost_seen *ls = arg;
+
+	if (r->cpu != 0)
+		return 0;
+	if (!r->ev && r->lost) {
+		ls->lost += r->lost;
+		ls->first_lost_at = ls->events;
+		return 0;
+	}
+	if (r->ts < ls->last_ts)
+		ls->order_ok = false;
+	ls->last_ts = r->ts;
+	if (r->len >= 12) {
+		int pid;
+
+		memcpy(&pid, r->data + 4, 4);
+		if (pid >= 100 && pid < 112)
+			ls->pid[pid - 100]++;
+	}
+	ls->events++;
+	return 0;
+}
+
+static void test_rotation(void)
+{
+	static unsigned char pages[10][4096];
+	char dat[300], path[300], msg[512], cmd[1000];
+	struct lost_seen ls = { .order_ok = true };
+	struct proc_result r;
+	struct dat_file df;
+	struct scratch s;
+	pid_t feeder;
+	bool timed_out;
+	unsigned int i;
+	char *buf;
+
+	make_ctl(&s, "x86_64-ids");
+	for (i = 0; i < 10; i++)
+		sync_page(pages[i], i);
+	scratch_put(&s, "per_cpu/cpu0/trace_pipe_raw", (char *)pages,
+		    sizeof(pages));
+	scratch_put(&s, "per_cpu/cpu1/trace_pipe_raw", "", 0);
+	scratch_put(&s, "per_cpu/cpu1/stats", "read events: 0\nwritten: 0\n", 26);
+	scratch_put(&s, "set_event", "", 0);
+	/* the kernel's counters: 55 events read, 3 overwritten before */
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu0/stats", s.dir);
+	feeder = fifo_feeder(path,
+			     "read events: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 0\nwritten: 0\n",
+			     "read events: 55\noverrun: 3\ncommit overrun: 0\ndropped events: 0\nwritten: 58\n");
+	snprintf(dat, sizeof(dat), "%s/rot.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-m", "16",
+					     "-o", dat, "sys_sync", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(wait_child(feeder, 5, &timed_out), 0,
+		 "rotation: record read each CPU's counters at its start (and its end)");
+	check_ll(r.rc, 0, "rotation: record -m 16 (4 pages per CPU) exits 0");
+	check_has(r.err,
+		  "kmark: CPU 0: 34 events, 16 KiB (4 pages); lost 24: 3 overwritten in the buffer before kmark read them (it was full: a larger -b helps); 21 recorded, then overwritten in the file by newer pages (-m)\n",
+		  "rotation: the summary: the 4 newest pages kept, 21 events of the 6 older ones lost to -m, 3 lost in the kernel");
+	check_has(r.err, "recorded 34 events, 24 lost, to ",
+		  "rotation: the totals");
+	check(r.err && !strstr(r.err, "CPU 1:"),
+	      "rotation: a CPU with nothing is not in the summary");
+	proc_result_free(&r);
+
+	if (!check(!dat_open(dat, &df, msg, sizeof(msg)),
+		   "rotation: kmark opens the trace.dat")) {
+		printf("#   %s\n", msg);
+	} else {
+		check_ll(dat_each(&df, see, &ls, msg, sizeof(msg)), 0,
+			 "rotation: every page reads");
+		check(ls.events == 34 && ls.pid[6] == 7 && ls.pid[7] == 8 &&
+		      ls.pid[8] == 9 && ls.pid[9] == 10 && !ls.pid[5] &&
+		      ls.order_ok,
+		      "rotation: the events of pages 6 to 9, oldest first");
+		check(ls.lost == 21 && ls.first_lost_at == 0,
+		      "rotation: the first page kept says 21 events were lost before it");
+		dat_close(&df);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "trace-cmd report -i '%s' 2>&1 | grep -c 'sys_sync'; "
+		 "trace-cmd report -i '%s' 2>&1 | grep -c 'CPU:0 \\[21 EVENTS DROPPED\\]'",
+		 dat, dat);
+	{
+		FILE *p = popen(cmd, "r");
+		char line[64] = "", line2[64] = "";
+
+		if (p) {
+			if (!fgets(line, sizeof(line), p) ||
+			    !fgets(line2, sizeof(line2), p))
+				line[0] = '\0';
+			pclose(p);
+		}
+		check(atoi(line) == 34 && atoi(line2) == 1,
+		      "rotation: trace-cmd report: 34 events and 'CPU:0 [21 EVENTS DROPPED]' (got %d, %d)",
+		      atoi(line), atoi(line2));
+	}
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '\\.cpu[0-9]'", s.root);
+	buf = NULL;
+	{
+		FILE *p = popen(cmd, "r");
+		char line[32] = "";
+
+		if (p) {
+			if (!fgets(line, sizeof(line), p))
+				line[0] = '\0';
+			pclose(p);
+		}
+		check_ll(atoi(line), 0, "rotation: no CPU file left beside FILE");
+	}
+	free(buf);
+
+	/* a FILE that cannot be written: exit 1, no CPU file left behind */
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-F", "dat",
+					     "-o", "/dev/full", "sys_sync", NULL };
+
+		setenv("TMPDIR", s.root, 1);
+		make_ctl_pages(&s, "x86_64-ids");
+		scratch_put(&s, "set_event", "", 0);
+		proc_run(&r, s.root, NULL, NULL, argv);
+		unsetenv("TMPDIR");
+		check_ll(r.rc, 1, "record -o /dev/full exits 1");
+		check_has(r.err, "cannot write /dev/full: No space left on device",
+			  "record -o /dev/full: says why");
+		proc_result_free(&r);
+		buf = slurp(scratch_path(&s, "set_event"));
+		check_str(buf, "sys_sync\n!sys_sync\n",
+			  "record -o /dev/full: its events disabled again");
+		free(buf);
+		snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^kmark-record\\.cpu'",
+			 s.root);
+		{
+			FILE *p = popen(cmd, "r");
+			char line[32] = "";
+
+			if (p) {
+				if (!fgets(line, sizeof(line), p))
+					line[0] = '\0';
+				pclose(p);
+			}
+			check(line[0] == '0',
+			      "record -o /dev/full: its CPU files were in $TMPDIR, and are gone");
+		}
+		make_ctl_pages(&s, "x86_64-ids");
+		scratch_put(&s, "per_cpu/cpu0/trace_pipe_raw", (char *)pages,
+			    sizeof(pages));
+		scratch_put(&s, "per_cpu/cpu1/trace_pipe_raw", "", 0);
+	}
+
+	/* -b and -C: set for the recording, set back after */
+	scratch_put(&s, "per_cpu/cpu0/stats", "read events: 0\nwritten: 0\n", 26);
+	scratch_put(&s, "buffer_size_kb", "1408\n", 5);
+	scratch_put(&s, "trace_clock", "[local] global counter\n", 23);
+	snprintf(dat, sizeof(dat), "%s/clk.dat", s.root);
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-b", "64",
+					     "-C", "global", "-o", dat,
+					     "sys_sync", NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+	}
+	check_ll(r.rc, 0, "record -b 64 -C global exits 0");
+	check_has(r.err, "recorded 55 events, 0 lost",
+		  "record -b -C: the events counted in the pages (the counters did not move)");
+	proc_result_free(&r);
+	if (!dat_open(dat, &df, msg, sizeof(msg))) {
+		check_str(df.clock, "global",
+			  "record -C global: the trace.dat says the clock it was recorded with");
+		dat_close(&df);
+	} else {
+		check(false, "record -C global: the trace.dat opens (%s)", msg);
+	}
+	buf = slurp(scratch_path(&s, "trace_clock"));
+	check_str(buf, "local\n", "record -C: the clock set back");
+	free(buf);
+	buf = slurp(scratch_path(&s, "buffer_size_kb"));
+	check_str(buf, "1408\n", "record -b: the size set back");
+	free(buf);
+	{
+		struct stat st;
+
+		check(!stat(dat, &st) && (st.st_mode & 0777) == (0666 & ~umask_get()),
+		      "record: FILE's mode is open()'s 0666 less the umask (%o)",
+		      (unsigned int)(st.st_mode & 0777));
+	}
+	{
+		const char *const argv[] = { "-d", s.dir, "record", "-m", "16",
+					     "-F", "text", "-o", dat, "sys_sync",
+					     NULL };
+
+		proc_run(&r, s.root, NULL, NULL, argv);
+		check_ll(r.rc, 2, "record -m with the text format: usage error");
+		proc_result_free(&r);
+	}
+	scratch_cleanup(&s);
+}
+
 void test_dat(void)
 {
 	test_tap_verdict();
@@ -750,4 +1111,5 @@ void test_dat(void)
 	test_arch("i386-ids");
 	test_errors();
 	test_instance();
+	test_rotation();
 }

@@ -3,6 +3,7 @@
  * End-to-end tests: run the kmark binary against a fake control
  * directory made of plain files and check what it wrote.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ static char *get(const char *name)
 	last = slurp(path);
 	return last;
 }
+
+static void mkdir_in(const char *name);
 
 static void put_fixture(const char *name, const char *fixture_name)
 {
@@ -152,7 +155,7 @@ static void setup(void)
 	put_fixture("available_markers", "available_markers");
 	put_fixture("error_log", "error_log");
 	put_fixture("trace_pipe", "trace_basic.txt");
-	put("set_event", "sched_switch\n");
+	put("set_event", "sched:sched_switch\n");
 	put("kprobe_events", "");
 	put("trace", "old trace\n");
 	put("tracing_on", "0\n");
@@ -202,27 +205,44 @@ static void test_help(void)
 static void test_list(void)
 {
 	check_ll(run("list", NULL), 0, "e2e: list exits 0");
-	check_has(out, "EVENT           MODULE  TYPE       STATE     FIELDS\n",
+	check_has(out, "EVENT               MODULE  TYPE       STATE     FIELDS\n",
 		  "e2e: list header with the MODULE column");
-	check_has(out, "sched_switch    -       marker     enabled   prev_comm=%s",
-		  "e2e: list shows enabled marker with fields");
-	check_has(out, "sys_sync        -       marker     disabled  -\n",
+	check_has(out, "sched:sched_switch  -       marker     enabled   prev_comm=%s",
+		  "e2e: list shows enabled marker as SYS:NAME with fields");
+	check_has(out, "syscalls:sys_sync   -       marker     disabled  -\n",
 		  "e2e: list shows zero-field marker disabled");
-	check_has(out, "kprobes/myopen  -       kprobe     disabled  dfd=%d fname=%s",
-		  "e2e: list shows kprobe event");
+	check_has(out, "kprobes:myopen      -       kprobe     disabled  dfd=s32 fname=ustring\n",
+		  "e2e: list shows kprobe event with its fields' types");
 	check_ll(count_lines(out), 5, "e2e: list prints header + 4 events");
 	run("list", "my*", NULL);
-	check_ll(count_lines(out), 2, "e2e: list GLOB filters (short name)");
+	check_ll(count_lines(out), 2, "e2e: list GLOB filters (name)");
+	run("list", "sched", NULL);
+	check_ll(count_lines(out), 3, "e2e: list SYS: a system's events");
+	run("list", "*:sys_*", NULL);
+	check_has(out, "\nsyscalls:sys_sync ", "e2e: list SYS:NAME glob");
+	check_ll(count_lines(out), 2, "e2e: ... that event only");
+	/* the event's enable file says which of its lines are a kept token */
+	mkdir_in("events");
+	mkdir_in("events/sched");
+	mkdir_in("events/sched/sched_switch");
+	put("events/sched/sched_switch/enable", "0\n");
+	run("list", "sched_switch", NULL);
+	check_has(out, "sched:sched_switch  -       marker     disabled ",
+		  "e2e: list: a set_event line whose enable file says 0 is no enabled event");
+	put("events/sched/sched_switch/enable", "1\n");
+	run("list", "sched_switch", NULL);
+	check_has(out, "sched:sched_switch  -       marker     enabled ",
+		  "e2e: list: ... and with 1, it is");
 	check_ll(run("list", "nomatch*", NULL), 4,
 		 "e2e: list GLOB matching nothing exits 4");
 }
 
 static void test_enable_disable(void)
 {
-	check_ll(run("enable", "sys_sync", "myopen", NULL), 0,
+	check_ll(run("enable", "sys_sync", "kprobes:myopen", NULL), 0,
 		 "e2e: enable markers exits 0");
-	check_str(get("set_event"), "sched_switch\nsys_sync\nmyopen\n",
-		  "e2e: enable appends names (no truncation)");
+	check_str(get("set_event"), "sched:sched_switch\nsys_sync\nkprobes:myopen\n",
+		  "e2e: enable appends names as given (no truncation)");
 	check_str(get("kprobe_events"), "",
 		  "e2e: enabling markers defines no kprobe");
 
@@ -231,10 +251,10 @@ static void test_enable_disable(void)
 	check_str(get("kprobe_events"), "p:kprobes/do_sys_openat2 do_sys_openat2\n",
 		  "e2e: fallback defines the kprobe event");
 	check_str(get("set_event"),
-		  "sched_switch\nsys_sync\nmyopen\ndo_sys_openat2\n",
-		  "e2e: fallback enables the new event");
+		  "sched:sched_switch\nsys_sync\nkprobes:myopen\nkprobes:do_sys_openat2\n",
+		  "e2e: fallback enables the new event as kprobes:NAME");
 	check_str(err,
-		  "kmark: 'do_sys_openat2' is not a marker; defined kprobe event 'do_sys_openat2' on do_sys_openat2 and enabled it\n",
+		  "kmark: 'do_sys_openat2' is not a marker; defined kprobe event 'kprobes:do_sys_openat2' on do_sys_openat2 and enabled it\n",
 		  "e2e: fallback says what it chose");
 
 	check_ll(run("enable", "sched_clock_tick", NULL), 0,
@@ -262,9 +282,9 @@ static void test_enable_disable(void)
 		  "e2e: not-found message suggests markers");
 
 	put("set_event", "");
-	check_ll(run("disable", "sys_sync", "kprobes/myopen", NULL), 0,
+	check_ll(run("disable", "sys_sync", "kprobes:myopen", NULL), 0,
 		 "e2e: disable exits 0");
-	check_str(get("set_event"), "!sys_sync\n!kprobes/myopen\n",
+	check_str(get("set_event"), "!sys_sync\n!kprobes:myopen\n",
 		  "e2e: disable appends !NAME");
 }
 
@@ -299,27 +319,27 @@ static void test_probe(void)
 }
 
 static const char mod_markers[] =
-	"sched_switch prev_comm=%s prev_pid=%d\n"
-	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
-	"kmark_sample_done  [kmark_sample]\n";
+	"sched:sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample:kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample:kmark_sample_done  [kmark_sample]\n";
 
 static void test_modules_list(void)
 {
 	put("set_event", "kmark_sample:kmark_sample_step\nmydrv:mydrv_*\n");
 	check_ll(run("list", NULL), 0, "e2e: modules: list exits 0");
 	check_str(out,
-		  "EVENT              MODULE        TYPE       STATE     FIELDS\n"
-		  "sched_switch       -             marker     disabled  prev_comm=%s prev_pid=%d\n"
-		  "kmark_sample_step  kmark_sample  marker     enabled   step=%d of=%d comm=%s\n"
-		  "kmark_sample_done  kmark_sample  marker     disabled  -\n"
-		  "mydrv_*            mydrv         marker     pending   (waits for module mydrv)\n",
+		  "EVENT                           MODULE        TYPE       STATE     FIELDS\n"
+		  "sched:sched_switch              -             marker     disabled  prev_comm=%s prev_pid=%d\n"
+		  "kmark_sample:kmark_sample_step  kmark_sample  marker     enabled   step=%d of=%d comm=%s\n"
+		  "kmark_sample:kmark_sample_done  kmark_sample  marker     disabled  -\n"
+		  "mydrv:mydrv_*                   mydrv         marker     pending   (waits for module mydrv)\n",
 		  "e2e: modules: list has the MODULE column and the waiting token");
 	run("list", "kmark_sample:*", NULL);
 	check_ll(count_lines(out), 3, "e2e: modules: list 'MODULE:*'");
-	run("list", "vmlinux:*", NULL);
-	check_ll(count_lines(out), 2, "e2e: modules: list 'vmlinux:*'");
+	run("list", "sched:", NULL);
+	check_ll(count_lines(out), 2, "e2e: modules: list 'SYS:'");
 	run("list", "*:*_done", NULL);
-	check_has(out, "\nkmark_sample_done  ", "e2e: modules: list '*:NAME'");
+	check_has(out, "\nkmark_sample:kmark_sample_done  ", "e2e: modules: list '*:NAME'");
 	run("list", "mydrv:*", NULL);
 	check_has(out, "pending", "e2e: modules: list 'MODULE:*' of a waiting token");
 	run("list", "-e", NULL);
@@ -352,9 +372,9 @@ static void test_modules_enable(void)
 	check_str(get("kprobe_events"),
 		  "p:kprobes/kmark_sample_work kmark_sample:kmark_sample_work\n",
 		  "e2e: modules: the probe is defined on MOD:SYM");
-	check_has(get("set_event"), "\nkmark_sample_work\n",
+	check_has(get("set_event"), "\nkprobes:kmark_sample_work\n",
 		  "e2e: modules: and enabled");
-	check_has(err, "defined kprobe event 'kmark_sample_work' on kmark_sample:kmark_sample_work",
+	check_has(err, "defined kprobe event 'kprobes:kmark_sample_work' on kmark_sample:kmark_sample_work",
 		  "e2e: modules: it says so");
 
 	put("kprobe_events", "");
@@ -375,7 +395,7 @@ static void test_modules_disable(void)
 {
 	char *am = xmalloc(sizeof(mod_markers) + 64);
 
-	sprintf(am, "%skprobes/kmark_sample_work [kprobe]\n", mod_markers);
+	sprintf(am, "%skprobes:kmark_sample_work [kprobe]\n", mod_markers);
 	put("available_markers", am);
 	free(am);
 	put("set_event", "");
@@ -383,7 +403,7 @@ static void test_modules_disable(void)
 		     "kmark_sample:kmark_sample_work", NULL), 0,
 		 "e2e: modules: disable exits 0");
 	check_str(get("set_event"),
-		  "!kmark_sample:kmark_sample_step\n!mydrv:*\n!kprobes/kmark_sample_work\n",
+		  "!kmark_sample:kmark_sample_step\n!mydrv:*\n!kprobes:kmark_sample_work\n",
 		  "e2e: modules: disable MODULE:NAME, globs, MOD:SYM's kprobe event");
 	check_str(err, "", "e2e: modules: disable says nothing");
 
@@ -491,7 +511,7 @@ static void test_record_reset_stats(void)
 	check_has(out, "tracing_on: 1\n", "e2e: stats shows tracing_on");
 	check_has(out, "buffer_size_kb: 1408", "e2e: stats shows buffer size");
 
-	put("set_event", "sched_switch\n");
+	put("set_event", "sched:sched_switch\n");
 	put("tracing_on", "0\n");
 	put("trace", "old\n");
 	check_ll(run("reset", NULL), 0, "e2e: reset exits 0");
@@ -640,6 +660,32 @@ static void test_instance_cmd(void)
 		 "e2e: instance remove a.b exits 0");
 	check_str(get("instances/remove"), "a.b\n",
 		  "e2e: instance remove writes the name to instances/remove");
+
+	/* the tracefs copy: no new/remove files, mkdir and rmdir */
+	unlink_in("instances/new");
+	unlink_in("instances/remove");
+	{
+		char path[256];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/instances/t2", dir);
+		check_ll(run("instance", "new", "t2", NULL), 0,
+			 "e2e: instance new t2 without instances/new exits 0");
+		check(!stat(path, &st) && S_ISDIR(st.st_mode),
+		      "e2e: ... and made instances/t2 with mkdir (tracefs)");
+		check_ll(run("instance", "new", "t2", NULL), 1,
+			 "e2e: instance new of an existing one (EEXIST) exits 1");
+		check_has(err, "cannot create instance 't2': File exists",
+			  "e2e: ... and says why");
+		check_ll(run("instance", "remove", "t2", NULL), 0,
+			 "e2e: instance remove t2 exits 0");
+		check(stat(path, &st) && errno == ENOENT,
+		      "e2e: ... and removed instances/t2 with rmdir");
+		check_ll(run("instance", "remove", "t2", NULL), 5,
+			 "e2e: instance remove of a missing one (ENOENT) exits 5");
+	}
+	put("instances/new", "");
+	put("instances/remove", "");
 }
 
 static void test_instance_b(void)
@@ -662,24 +708,24 @@ static void test_instance_b(void)
 	check_str(get("kprobe_events"), "p:kprobes/do_sys_openat2 do_sys_openat2\n",
 		  "e2e: ... defines the kprobe in the top kprobe_events");
 	check_str(get("instances/s1/set_event"),
-		  "sys_sync\nsched_wakeup\ndo_sys_openat2\n",
+		  "sys_sync\nsched_wakeup\nkprobes:do_sys_openat2\n",
 		  "e2e: ... and enables it in the instance");
 	check_str(get("set_event"), "sched_switch\n",
 		  "e2e: ... and not at the top");
 
-	put("instances/s1/set_event", "sys_sync\n");
+	put("instances/s1/set_event", "syscalls:sys_sync\n");
 	check_ll(run("-B", "s1", "list", NULL), 0, "e2e: -B s1 list exits 0");
-	check_has(out, "sched_switch    -       marker     disabled",
+	check_has(out, "sched:sched_switch  -       marker     disabled",
 		  "e2e: -B s1 list: STATE from the instance (sched_switch on at the top only)");
-	check_has(out, "sys_sync        -       marker     enabled   -\n",
+	check_has(out, "syscalls:sys_sync   -       marker     enabled   -\n",
 		  "e2e: -B s1 list: sys_sync enabled in the instance");
-	check_has(out, "kprobes/myopen", "e2e: -B s1 list: events from the top available_markers");
+	check_has(out, "kprobes:myopen", "e2e: -B s1 list: events from the top available_markers");
 	run("-B", "s1", "list", "-e", NULL);
 	check_ll(count_lines(out), 2, "e2e: -B s1 list -e: the instance's one event");
 
 	check_ll(run("-B", "s1", "disable", "sys_sync", NULL), 0,
 		 "e2e: -B s1 disable exits 0");
-	check_str(get("instances/s1/set_event"), "sys_sync\n!sys_sync\n",
+	check_str(get("instances/s1/set_event"), "syscalls:sys_sync\n!sys_sync\n",
 		  "e2e: -B s1 disable writes the instance's set_event");
 	check_str(get("set_event"), "sched_switch\n", "e2e: ... not the top's");
 

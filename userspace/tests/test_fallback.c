@@ -36,10 +36,10 @@ static void decide(const char *name, bool nofb, struct fb_decision *d)
 
 /* a kernel with modules kmark_sample (markers), otherdrv and nomarkers */
 static const char mod_markers[] =
-	"sched_switch prev_comm=%s prev_pid=%d\n"
-	"kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
-	"kmark_sample_done  [kmark_sample]\n"
-	"kprobes/myopen [kprobe] dfd=%d\n";
+	"sched:sched_switch prev_comm=%s prev_pid=%d\n"
+	"kmark_sample:kmark_sample_step step=%d of=%d comm=%s [kmark_sample]\n"
+	"kmark_sample:kmark_sample_done  [kmark_sample]\n"
+	"kprobes:myopen [kprobe] dfd=s32\n";
 static const char mod_kallsyms[] =
 	"ffffffff81234560 T do_sys_openat2\n"
 	"ffffffff81234600 t shared_fn\n"
@@ -92,8 +92,16 @@ static void test_fallback_modules(void)
 	       "module marker by MODULE:NAME");
 	expect("kmark_sample_step", false, "MARKER", "kmark_sample_step", NULL,
 	       "module marker by its plain name");
-	expect("vmlinux:sched_switch", false, "MARKER", NULL, NULL,
-	       "kernel marker as vmlinux:NAME");
+	expect("sched:sched_switch", false, "MARKER", "sched:sched_switch",
+	       NULL, "kernel marker as SYS:NAME");
+	expect("sched:", false, "MARKER", "sched:", NULL,
+	       "a whole system as SYS:");
+	expect("sched", false, "MARKER", "sched", NULL,
+	       "a plain word that is a system's name");
+	expect(":kmark_sample_done", false, "MARKER", NULL, NULL,
+	       ":NAME, in any system");
+	expect("kmark_sample/kmark_sample_done", false, "MARKER", NULL, NULL,
+	       "the older SYS/NAME");
 	expect("kmark_sample:*", false, "GLOB", NULL, NULL,
 	       "module glob matching");
 	expect("*:kmark_sample_d*", false, "GLOB", NULL, NULL,
@@ -102,8 +110,8 @@ static void test_fallback_modules(void)
 	       "glob of a loaded module matching nothing");
 	expect("kmark*:zz*", false, "REFUSE_GLOB", NULL, NULL,
 	       "module glob matching nothing does not wait");
-	expect("vmlinux:kmark_sample_*", false, "REFUSE_GLOB", NULL, NULL,
-	       "module markers are not vmlinux's");
+	expect("sched:kmark_sample_*", false, "REFUSE_GLOB", NULL, NULL,
+	       "a module's markers are not in another system");
 
 	expect("mydrv:mydrv_irq", false, "PENDING", "mydrv:mydrv_irq", NULL,
 	       "module not loaded: waits");
@@ -119,24 +127,23 @@ static void test_fallback_modules(void)
 	       "glob of a loaded module without markers");
 	expect("mydrv:", false, "REFUSE_BAD_NAME", NULL, NULL,
 	       "empty name");
-	expect(":foo", false, "REFUSE_BAD_NAME", NULL, NULL, "empty module");
+	expect(":foo", false, "REFUSE_BAD_NAME", NULL, NULL,
+	       "empty system, no such event");
 	expect("my@drv:foo", false, "REFUSE_BAD_NAME", NULL, NULL,
 	       "bad module name does not wait");
 
 	expect("kmark_sample:kmark_sample_work", false, "KPROBE",
-	       "kmark_sample_work", "kmark_sample:kmark_sample_work",
+	       "kprobes:kmark_sample_work", "kmark_sample:kmark_sample_work",
 	       "MOD:SYM kprobe");
 	expect("kmark_sample:kmark_sample_work", true, "REFUSE_NO_FALLBACK",
 	       NULL, NULL, "MOD:SYM with --no-fallback");
-	expect("kmark_sample_work", false, "KPROBE", "kmark_sample_work",
+	expect("kmark_sample_work", false, "KPROBE", "kprobes:kmark_sample_work",
 	       "kmark_sample:kmark_sample_work",
 	       "plain name only in a module: probe MOD:SYM");
-	expect("kmark_sample:helper", false, "KPROBE_CLONE", "helper",
+	expect("kmark_sample:helper", false, "KPROBE_CLONE", "kprobes:helper",
 	       "kmark_sample:helper.isra.0", "MOD:SYM unique clone");
-	expect("otherdrv:shared_fn", false, "KPROBE", "shared_fn",
+	expect("otherdrv:shared_fn", false, "KPROBE", "kprobes:shared_fn",
 	       "otherdrv:shared_fn", "MOD:SYM picks the module's copy");
-	expect("vmlinux:shared_fn", false, "KPROBE", "shared_fn", "shared_fn",
-	       "vmlinux:SYM picks the kernel's copy");
 
 	expect("otherdrv:dup", false, "REFUSE_AMBIGUOUS", NULL, "dup",
 	       "ambiguous MOD:SYM (duplicate)");
@@ -154,18 +161,22 @@ static void test_fallback_modules(void)
 	       NULL, "wrong module: a kernel function");
 	expect("otherdrv:kmark_sample_step", false, "REFUSE_NOT_FOUND", NULL,
 	       NULL, "wrong module: another module's marker");
-	expect("vmlinux:kmark_sample_work", false, "REFUSE_NOT_FOUND", NULL,
-	       NULL, "wrong module: vmlinux for a module's function");
 	mdecide("kmark_sample:kmark_sample_stp", false, &d);
-	check_str(d.suggest[0], "kmark_sample:kmark_sample_step",
-		  "fallback: module typo suggests MODULE:NAME");
+	check_str(d.suggest[0], "kmark_sample_step",
+		  "fallback: module typo suggests the marker (its name is unique)");
+	mdecide("kmark_sample_stpe", false, &d);
+	check_str(d.suggest[0], "kmark_sample_step",
+		  "fallback: plain typo suggests the module's marker");
+	sl_push(&mmarkers, "other:kmark_sample_step");
 	mdecide("kmark_sample_stpe", false, &d);
 	check_str(d.suggest[0], "kmark_sample:kmark_sample_step",
-		  "fallback: plain typo suggests the module's marker");
+		  "fallback: a name in two systems is suggested as SYS:NAME");
+	check_str(d.suggest[1], "other:kmark_sample_step",
+		  "fallback: ... both of them");
 
-	sl_push(&mmarkers, "kprobes/kmark_sample_work");
+	sl_push(&mmarkers, "kprobes:kmark_sample_work");
 	expect("kmark_sample:kmark_sample_work", false, "MARKER",
-	       "kprobes/kmark_sample_work", NULL,
+	       "kprobes:kmark_sample_work", NULL,
 	       "MOD:SYM whose kprobe event is defined");
 
 	sl_free(&mmarkers);
@@ -183,20 +194,25 @@ void test_fallback(void)
 	decide("sched_switch", false, &d);
 	check_str(fb_kind_name(d.kind), "MARKER",
 		  "fallback: marker chosen before a same-named function");
-	check_str(d.event, "sched_switch", "fallback: marker event name");
+	check_str(d.event, "sched_switch",
+		  "fallback: a marker is written as it was named");
 
 	decide("myopen", false, &d);
 	check_str(fb_kind_name(d.kind), "MARKER",
-		  "fallback: defined kprobe event addressed by short name");
-	decide("kprobes/myopen", false, &d);
+		  "fallback: defined kprobe event addressed by its name");
+	decide("kprobes:myopen", false, &d);
 	check_str(fb_kind_name(d.kind), "MARKER",
-		  "fallback: defined kprobe event addressed by full name");
+		  "fallback: defined kprobe event addressed as SYS:NAME");
+	decide("syscalls:sched_switch", false, &d);
+	check(fb_is_refusal(d.kind),
+	      "fallback: an event's name in another system is not it");
 
 	decide("do_sys_openat2", false, &d);
 	check_str(fb_kind_name(d.kind), "KPROBE",
 		  "fallback: function in kallsyms gets a kprobe");
 	check_str(d.symbol, "do_sys_openat2", "fallback: kprobe symbol");
-	check_str(d.event, "do_sys_openat2", "fallback: kprobe event name");
+	check_str(d.event, "kprobes:do_sys_openat2",
+		  "fallback: kprobe event kprobes:NAME");
 
 	decide("mymod_open", false, &d);
 	check_str(fb_kind_name(d.kind), "KPROBE",
@@ -209,13 +225,13 @@ void test_fallback(void)
 		  "fallback: unique .part.0 clone resolved");
 	check_str(d.symbol, "sched_clock_tick.part.0",
 		  "fallback: clone symbol chosen");
-	check_str(d.event, "sched_clock_tick",
+	check_str(d.event, "kprobes:sched_clock_tick",
 		  "fallback: clone event keeps the user's name");
 
 	decide("sched_clock_tick.part.0", false, &d);
 	check_str(fb_kind_name(d.kind), "KPROBE",
 		  "fallback: explicit clone name is an exact symbol");
-	check_str(d.event, "sched_clock_tick_part_0",
+	check_str(d.event, "kprobes:sched_clock_tick_part_0",
 		  "fallback: event name sanitised ('.' -> '_')");
 
 	decide("twin", false, &d);
@@ -274,11 +290,11 @@ void test_fallback(void)
 	check_str(fb_kind_name(d.kind), "REFUSE_GLOB",
 		  "fallback: glob matching nothing refused");
 
-	sl_push(&many, "ev_a");
-	sl_push(&many, "ev_b");
-	sl_push(&many, "ev_c");
-	sl_push(&many, "ev_d");
-	sl_push(&many, "evx_aa");
+	sl_push(&many, "s:ev_a");
+	sl_push(&many, "s:ev_b");
+	sl_push(&many, "s:ev_c");
+	sl_push(&many, "s:ev_d");
+	sl_push(&many, "s:evx_aa");
 	fb_decide(&many, &ksyms, &blacklist, "ev_", false, &d);
 	check_ll(d.nsuggest, 3, "fallback: at most 3 suggestions");
 	check_str(d.suggest[2], "ev_c",

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 	test_bounds();
 	test_ctlwrite();
 	test_dat();
+	test_recplan();
 	printf("1..%d\n", passed + failed);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -7,7 +7,8 @@
 #   make check                 all tests, both arches; ends "N passed, N failed,
 #                              N skipped"
 #   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
-#   make patches               the git format-patch series in build/patches/
+#   make patches [OUT=dir]     the git format-patch series in build/patches/
+#                              (or dir; a relative one from this folder)
 #   make configs               the configuration matrix (KMARK=n, no kprobes,
 #                              UP, no modules; WERROR) on both arches
 #   make clean
@@ -53,10 +54,15 @@ check:
 bench:
 	@QUICK=$(QUICK) scripts/bench.sh
 
-# checkpatch.pl comes from the prepared tree.
+# checkpatch.pl comes from the prepared tree. OUT= only from the command
+# line: an OUT of the environment (Android's build sets one) is not ours.
+PATCHES_OUT := build/patches
+ifeq ($(origin OUT),command line)
+PATCHES_OUT := $(OUT)
+endif
 patches: setup
 	@scripts/prepare-tree.sh
-	@python3 scripts/mkpatches.py build/patches
+	@python3 scripts/mkpatches.py '$(PATCHES_OUT)'
 
 configs: setup
 	@scripts/configs.sh

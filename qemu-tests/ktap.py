@@ -10,8 +10,9 @@ printed by the kernel at boot (with printk timestamps), and the guest
 runner's. Every leaf test becomes one line "[FLAVOUR] ok|not ok|skip PATH".
 A test skipped without a reason, a plan that does not match the results, a
 missing suite or topic, or a kernel problem in the log (panic, oops, BUG:,
-WARNING:, lockdep) is a failure. So is a skip that qemu-tests/skips.py does
-not expect on FLAVOUR (a test skipped on a kernel where it is meant to
+WARNING:, lockdep) is a failure; one that ended a kmark-fuzz run is named
+with the run's seed (fuzzlog.py). So is a skip that qemu-tests/skips.py
+does not expect on FLAVOUR (a test skipped on a kernel where it is meant to
 run). With --expect-guest, the runner must have reached its end line
 ("# kmark guest tests done") and the guest rebooted cleanly after it
 ("reboot: Restarting system"); --boot-status is QEMU's exit status
@@ -24,6 +25,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzzlog  # noqa: E402
 import skips  # noqa: E402
 
 TS = re.compile(r'^\[\s*\d+\.\d+\] ?')
@@ -208,6 +210,11 @@ def main():
         res.add(arch, False, 'kernel-log', 'problems in the console log:')
         for t in trouble[:20]:
             res.lines.append(f'[{arch}]          | {t}')
+
+    # A fuzzer run the kernel ended: its seed, to replay it.
+    for finding, replay in fuzzlog.findings(lines):
+        res.add(arch, False, 'fuzz-crash', finding)
+        res.lines.append(f'[{arch}]          | replay: {replay}')
 
     docs = [i for i, x in enumerate(lines) if x.strip() == 'KTAP version 1'
             and not x.startswith(' ')]

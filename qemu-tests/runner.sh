@@ -8,7 +8,9 @@
 # host parser counts as a failure. A script that overruns its time limit
 # (TEST_TIMEOUT seconds, 400 by default; a '# timeout: N' line in the
 # script sets its own) fails with every task's state on the console and
-# is killed with all it started; the next script runs.
+# is killed with all it started; the next script runs. '# timeout: N +
+# VAR' adds the setting VAR (seconds, from /etc/kmark-run.conf or the
+# kernel command line) to N: the fuzzer's FUZZ_TIME.
 cd /tests || exit 1
 
 # The tasks: pid, parent, state, command, where each sleeps; the kernel
@@ -67,8 +69,10 @@ for t in "$@"; do
 	desc=$(sed -n 's/^# description: //p' "$t")
 	out=/tmp/ktap.$name
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$t")
+	limit=$(sed -n 's/^# timeout: \([0-9]*\)\( + [A-Z_]*\)\{0,1\}$/\1/p' "$t")
+	plus=$(sed -n 's/^# timeout: [0-9]* + \([A-Z_]*\)$/\1/p' "$t")
 	limit=${limit:-${TEST_TIMEOUT:-400}}
+	[ -z "$plus" ] || eval "limit=\$((limit + \${$plus:-0}))"
 	sh "$t" > "$out" 2>&1 &
 	tp=$!
 	rm -f /tmp/ktap.timedout

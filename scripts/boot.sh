@@ -6,7 +6,9 @@
 #   MODE run     an interactive shell (Ctrl-A X leaves QEMU)
 #   MODE script  run SCRIPT in the guest; exit with its exit status
 # Environment: KERNEL_ARGS (appended to the command line), QEMU_ARGS (extra
-# QEMU options), TIMEOUT (seconds, non-interactive modes), LOG (console copy).
+# QEMU options), TIMEOUT (seconds, non-interactive modes), LOG (console copy),
+# FUZZ_TIME and FUZZ_SEED (the fuzzer's run in qemu-tests/stress.d/30-fuzz.sh:
+# seconds, and a seed to replay; FUZZ_TIME is added to TIMEOUT).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -27,10 +29,18 @@ rm -rf "$run"; mkdir -p "$run"
 	echo "dir /etc 0755 0 0"
 	echo "file /etc/kmark-run.conf $run/kmark-run.conf 0644 0 0"
 } > "$run/list"
+for v in FUZZ_TIME FUZZ_SEED; do
+	case "${!v:-}" in
+	*[!0-9]*) die "$v=${!v}: a number, please" ;;
+	esac
+done
 {
 	echo "MODE=$mode"
 	echo "TESTDIRS=\"${TESTDIRS:-test.d}\""
 	echo "TESTSKIP=\"${TESTSKIP:-}\""
+	# For the guest's tests (/init reads this file): exported.
+	[ -z "${FUZZ_TIME:-}" ] || echo "export FUZZ_TIME=$FUZZ_TIME"
+	[ -z "${FUZZ_SEED:-}" ] || echo "export FUZZ_SEED=$FUZZ_SEED"
 } > "$run/kmark-run.conf"
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "SCRIPT=$script: no such file"
@@ -98,12 +108,13 @@ if [ "$mode" = run ]; then
 	exec "${cmd[@]}"
 fi
 log=${LOG:-$run/console.log}
+limit=$(( ${TIMEOUT:-600} + 10#${FUZZ_TIME:-0} ))
 set +e
-timeout --foreground "${TIMEOUT:-600}" "${cmd[@]}" < /dev/null > "$log" 2>&1
+timeout --foreground "$limit" "${cmd[@]}" < /dev/null > "$log" 2>&1
 rc=$?
 set -e
 if [ $rc = 124 ]; then
-	echo "kmark: QEMU timed out after ${TIMEOUT:-600} s (hang?); last lines:" >&2
+	echo "kmark: QEMU timed out after $limit s (hang?); last lines:" >&2
 	tail -n 20 "$log" >&2
 fi
 exit $rc

@@ -9,11 +9,15 @@
 #                  the guest tests plus the stress tests of qemu-tests/stress.d
 # (FLAVOURS= picks others: x86_64-stress is the same with KASAN, i386 the
 # single-CPU i386 kernel with patched NOPs.)
-# then the bench in one short round. Ends with one line, its last,
-# "N passed, N failed, N skipped"; the skips are named above it, each with
-# its reason, and only those qemu-tests/skips.py expects on their kernel
-# count as skips (any other is a failure). A guest that timed out, did not
-# reach the runner's end line or did not reboot cleanly fails too.
+# then the bench in one short round. The host commands README.md documents
+# (make configs, make patches, make run, make bench QUICK=1, make demo...)
+# run as typed in a clean clone of the checkout whose build/ is this one's
+# (scripts/tests/readme-commands.sh), each at its place below. Ends with
+# one line, its last, "N passed, N failed, N skipped"; the skips are named
+# above it, each with its reason, and only those qemu-tests/skips.py
+# expects on their kernel count as skips (any other is a failure). A guest
+# that timed out, did not reach the runner's end line or did not reboot
+# cleanly fails too.
 # All of it is read before any of it runs (main at the end), so that editing
 # this file while a check runs cannot derail the run.
 main() {
@@ -38,10 +42,34 @@ tally_init "$logdir/skips"
 # The kernel tree is prepared first: every build below reads it.
 "$top/scripts/prepare-tree.sh" > "$logdir/prepare.log" 2>&1 ||
 	{ cat "$logdir/prepare.log"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+# The README's commands run in a clone: git clone of the checkout (and its
+# uncommitted changes) into a temporary folder named kmark, build/ a
+# symlink to this build (nothing is rebuilt or extracted again).
+readme=$top/scripts/tests/readme-commands.sh
+readme_tmp=$(mktemp -d)
+clone=$readme_tmp/kmark
+if ! "$readme" --clone "$readme_tmp" > "$logdir/readme-clone.log" 2>&1; then
+	echo "[readme] not ok a clean clone of the checkout (the README's commands are not run)"
+	sed 's/^/[readme] # /' "$logdir/readme-clone.log"
+	add 0 1
+	clone=
+fi
+# readme_report LOG [TAG]: what a group of them printed, counted.
+readme_report() {
+	grep -E '^not ok|^# ' "$1" | sed "s/^/[${2:-readme}] /" || true
+	grep -E '^\[readme\] skip ' "$1" || true
+	count "$1" "README commands ($(basename "$1"))"
+}
+# The matrix, less what the test kernels already build whole: x86_64
+# without up (i386's up is the UP build) and nojumplabel (i386-stress is
+# built and booted without JUMP_LABEL); i386 only up (off compiles the same
+# sites away as x86_64's off). make configs alone builds all of it.
 configs_pid=
-if [ "${CHECK_CONFIGS:-1}" = 1 ]; then
-	info "configuration matrix (make configs), in the background"
-	JOBS=2 KMARK_MATRIX_I386="off up" nice -n 19 "$top/scripts/configs.sh" \
+if [ "${CHECK_CONFIGS:-1}" = 1 ] && [ -n "$clone" ]; then
+	info "configuration matrix (make configs, in the clone), in the background"
+	JOBS=2 KMARK_MATRIX="${KMARK_MATRIX:-off nokprobes nomodules}" \
+		KMARK_MATRIX_I386="${KMARK_MATRIX_I386:-up}" \
+		nice -n 19 "$readme" --in "$clone" configs \
 		> "$logdir/configs.log" 2>&1 &
 	configs_pid=$!
 fi
@@ -79,24 +107,30 @@ report() {
 
 # Once every kernel is built, niced, beside the guests still to run: kmark's
 # files with clang (typecheck.sh's checks and no clang warning in kmark's
-# files), and make patches: the series applies to pristine 6.12 with git
-# am, is the code the test kernels were built from, passes checkpatch
+# files), and make patches typed in the clone (and the README's git am of
+# its series), then the series it wrote: it applies to pristine 6.12 with
+# git am, is the code the test kernels were built from, passes checkpatch
 # --strict, and kmark's objects build after each patch (with the x86_64
 # kernel's config).
-clang_pid= patches_pid=
+clang_pid= patches_pid= side_started=
 side_checks() {
-	[ -z "$patches_pid" ] || return 0
+	[ -z "$side_started" ] || return 0
+	side_started=1
 	if [ "${CHECK_CLANG:-1}" = 1 ]; then
 		info "clang: kmark's objects and the type check (LLVM=1), in the background"
 		KMARK_TREE_READY=1 nice -n 19 "$top/scripts/clang-check.sh" \
 			> "$logdir/clang.log" 2>&1 &
 		clang_pid=$!
 	fi
-	info "make patches: git am onto pristine 6.12, checkpatch --strict, a build after each patch, in the background"
+	[ -n "$clone" ] || return 0
+	info "make patches (in the clone), then its series: git am onto pristine 6.12, checkpatch --strict, a build after each patch, in the background"
 	local each=()
 	[ ! -f "$BUILD/x86_64/.config" ] || each=(--build-each "$BUILD/x86_64/.config")
-	JOBS=2 nice -n 19 python3 "$top/scripts/mkpatches.py" --check "${each[@]}" \
-		"$BUILD/patches" > "$logdir/patches.log" 2>&1 &
+	(
+		nice -n 19 "$readme" --in "$clone" patches > "$logdir/readme-patches.log" 2>&1
+		JOBS=2 nice -n 19 python3 "$clone/scripts/mkpatches.py" --check --no-write \
+			"${each[@]}" "$clone/build/patches" > "$logdir/patches.log" 2>&1
+	) &
 	patches_pid=$!
 }
 
@@ -158,40 +192,50 @@ if [ -n "$configs_pid" ]; then
 	grep -E '^not ok|^# ' "$logdir/configs.log" | sed 's/^/[configs] /' || true
 	count "$logdir/configs.log" "make configs"
 fi
-# make run as a person types into it (tmux): Ctrl-C, the prompt, exit.
+# make run as a person types into it (tmux, in the clone): Ctrl-C, the
+# prompt, exit.
 case " $FLAVOURS " in
 *" x86_64 "*)
-	info "make run, typed into (tmux)"
-	"$top/scripts/tests/interactive.sh" > "$logdir/interactive.log" 2>&1
-	grep -E '^not ok|^# ' "$logdir/interactive.log" | sed 's/^/[interactive] /' || true
-	count "$logdir/interactive.log" "interactive make run" ;;
+	if [ -n "$clone" ]; then
+		info "make run, typed into (tmux), in the clone"
+		"$readme" --in "$clone" run > "$logdir/interactive.log" 2>&1
+		readme_report "$logdir/interactive.log" interactive
+	fi ;;
 esac
-# The bench in one short round, so that it cannot rot. Its figures are not
-# tests of kmark: a missing or insane figure is one failure, the figures
-# produced are counted apart.
-if [ "${CHECK_BENCH:-1}" = 1 ]; then
-	info "make bench QUICK=1"
-	QUICK=1 "$top/scripts/bench.sh" > "$logdir/bench.log" 2>&1
-	grep -E '^\[bench\] not ok|passed, [0-9]+ failed' "$logdir/bench.log" || true
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$logdir/bench.log" | tail -n 1)
-	figures=$(echo "$line" | sed -nE 's/.*\b([0-9]+) passed.*/\1/p')
-	bad=$(echo "$line" | sed -nE 's/.*\b([0-9]+) failed.*/\1/p')
-	if [ -n "$line" ] && [ "$bad" = 0 ]; then
-		echo "[bench] ok all ${figures} figures produced"
-		add 1 0
-	else
-		echo "[bench] not ok figures missing or insane (see $logdir/bench.log)"
-		add 0 1
-	fi
+# make bench QUICK=1 (in the clone), so that the bench cannot rot. Its
+# figures are not tests of kmark: a missing or insane figure is one
+# failure, the figures produced are counted apart.
+if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
+	info "make bench QUICK=1, in the clone"
+	"$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
+	grep -E '^ok|^not ok|^# ' "$logdir/bench.log" | sed 's/^/[bench] /' || true
+	count "$logdir/bench.log" "make bench QUICK=1"
+fi
+# The README's other commands (make demo, make run SCRIPT=...), and a
+# command it documents that nothing here runs: a failure that names it.
+if [ -n "$clone" ]; then
+	info "the README's other host commands, in the clone"
+	"$readme" --in "$clone" late > "$logdir/readme-late.log" 2>&1
+	readme_report "$logdir/readme-late.log"
 fi
 if [ -n "$clang_pid" ]; then
 	wait "$clang_pid"
 	grep -E '^not ok|^# ' "$logdir/clang.log" | sed 's/^/[clang] /' || true
 	count "$logdir/clang.log" "x86_64-clang"
 fi
-wait "$patches_pid"
-grep -E '^not ok|^# ' "$logdir/patches.log" | sed 's/^/[patches] /' || true
-count "$logdir/patches.log" "make patches"
+if [ -n "$patches_pid" ]; then
+	wait "$patches_pid"
+	readme_report "$logdir/readme-patches.log"
+	grep -E '^not ok|^# ' "$logdir/patches.log" | sed 's/^/[patches] /' || true
+	count "$logdir/patches.log" "make patches"
+fi
+# make clean last, in the clone, with a build/ of its own (never this one).
+if [ -n "$clone" ]; then
+	"$readme" --in "$clone" clean > "$logdir/readme-clean.log" 2>&1
+	readme_report "$logdir/readme-clean.log"
+	rm -f "$clone/build"
+fi
+rm -rf "$readme_tmp"
 info "done in $(( $(date +%s) - start )) s"
 tally_close
 }

@@ -2,6 +2,10 @@
 # Shared helpers for kmark's scripts (sourced, not run).
 top=${top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$top/build}
+# By its real path, as kbuild resolves O=: a build/ that is a symlink to
+# another checkout's (scripts/tests/readme-commands.sh's clone) gives the
+# same paths, so that nothing there is rebuilt (M= is taken as given).
+[ ! -d "$BUILD" ] || BUILD=$(cd "$BUILD" && pwd -P)
 SRC=$BUILD/linux
 # One job more than CPUs: a compile waiting on the disk or make leaves none idle.
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}

@@ -31,13 +31,16 @@ if [ -f "$top/userspace/Makefile" ]; then
 	[ -x "$kmark_bin" ] || die "userspace build did not produce $kmark_bin"
 fi
 
-# The guest tests' helper program, static for the guest's arch.
-testprog=$out/kmark-testprog
+# The guest tests' helper programs, static for the guest's arch:
+# kmark-testprog and the fuzzer kmark-fuzz (qemu-tests/stress.d/30-fuzz.sh).
 m32=; [ "$arch" = i386 ] && m32=-m32
-if [ ! -x "$testprog" ] || [ "$top/qemu-tests/kmark-testprog.c" -nt "$testprog" ]; then
-	cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$testprog" \
-		"$top/qemu-tests/kmark-testprog.c" || die "building kmark-testprog failed"
-fi
+for prog in kmark-testprog kmark-fuzz; do
+	bin=$out/$prog
+	if [ ! -x "$bin" ] || [ "$top/qemu-tests/$prog.c" -nt "$bin" ]; then
+		cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$bin" \
+			"$top/qemu-tests/$prog.c" || die "building $prog failed"
+	fi
+done
 
 # task_struct offsets for the guest's kprobe tests, from this very build:
 # qemu-tests/offsets/kmark_offsets.c as the single target of an M= build,
@@ -68,6 +71,20 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 	for ko in "$out"/kmark-modules/*/*.ko; do
 		[ -f "$ko" ] && cp "$ko" "$modroot/lib/modules/$kver/extra/"
 	done
+	# Signed with the build's own key where the kernel checks signatures
+	# (x86_64: the lockdown LSM selects MODULE_SIG): a locked-down guest
+	# loads them as a Secure Boot system loads its distribution's modules
+	# (lockdown.d/20-kprobe-arm.sh needs a module load after lockdown).
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' "$out/.config")
+	if grep -q '^CONFIG_MODULE_SIG=y' "$out/.config" && [ -n "$hash" ]; then
+		[ -x "$out/scripts/sign-file" ] && [ -f "$out/certs/signing_key.pem" ] ||
+			die "CONFIG_MODULE_SIG=y but no scripts/sign-file or certs/signing_key.pem in $out"
+		for ko in $(find "$modroot" -name '*.ko'); do
+			"$out/scripts/sign-file" "$hash" "$out/certs/signing_key.pem" \
+				"$out/certs/signing_key.x509" "$ko" ||
+				die "signing $ko failed"
+		done
+	fi
 fi
 
 list=$out/initramfs.list
@@ -96,7 +113,8 @@ mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 	done
 	# The documents' guest commands, as a test (qemu-tests/doc_commands.py).
 	echo "file /tests/test.d/15-doc-commands.sh $out/doc-commands.sh 0755 0 0"
-	echo "file /bin/kmark-testprog $testprog 0755 0 0"
+	echo "file /bin/kmark-testprog $out/kmark-testprog 0755 0 0"
+	echo "file /bin/kmark-fuzz $out/kmark-fuzz 0755 0 0"
 	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
 	if [ -d "$modroot/lib/modules" ]; then

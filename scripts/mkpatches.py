@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Write kmark as a git format-patch series for one's own 6.12 tree.
 
-Usage: mkpatches.py [--check] OUTDIR
+Usage: mkpatches.py [--check [--no-write]] OUTDIR
+       (OUTDIR relative to the working directory; the NNNN-*.patch files
+       a series left there before are removed, nothing else)
+       mkpatches.py --pristine DEST
 
 The series is made from the same files the test kernels are built from:
 the overlay (kernel/, include/, samples/, Documentation/) and the edits of
@@ -19,8 +22,18 @@ that the kernel builds after each patch.
 repository and compares every file it touches with the tree
 scripts/prepare-tree.sh made (build/linux): the series and the test
 kernels are the same code. It prints TAP and "N passed, N failed".
+With --no-write it checks the series already in OUTDIR (make patches
+wrote it) instead of writing it again. --pristine makes DEST a git
+repository of the pristine 6.12 files the series touches (all that git am
+reads), for a test to apply the series to as a user does.
+
+The pristine files (the xz tarball takes about 15 s to read) and
+checkpatch's findings for a patch (keyed by its text, checkpatch.pl and
+the tarball) are kept in build/mkpatches-cache, so that make patches and
+a check of what it wrote read the tarball and run checkpatch once.
 """
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -32,6 +45,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARBALL = '/usr/src/linux-source-6.12.tar.xz'
 TARDIR = 'linux-source-6.12'
 PATCHES = os.path.join(TOP, 'scripts', 'patches')
+# Set by main(): beside the tree of --src (build/mkpatches-cache).
+CACHE = None
 
 # The split, in the order a reviewer reads it. 'files' are overlay files,
 # 'patches' entries of scripts/patches/series, 'kconfig' the options of
@@ -130,6 +145,27 @@ arguments and types); each probe becomes an event in kmark's namespace,
 enabled through set_event and recorded into the same buffer as the
 markers, without ftrace. A probe on a module that is not loaded is armed
 when it loads and re-armed when it comes back.
+""",
+    },
+    {
+        'subject': 'kmark: hist triggers and synthetic events over tracing_map',
+        'files': ['kernel/trace/kmark_hist.c', 'kernel/trace/kmark_synth.c'],
+        'patches': [],
+        'kconfig': ['KMARK_HIST'], 'make': ['KMARK_HIST', 'TRACING_MAP'],
+        'body': """\
+ftrace's hist triggers, with ftrace's grammar and its hist file's output,
+on kmark's events: keys (fields, common_pid with .execname,
+common_stacktrace, strings), values, sort, size, name, pause, continue,
+clear, nohitcount, 'if FILTER', the modifiers hex, sym, sym-offset,
+execname, log2, buckets=N, usecs, percent and graph, and Totals with Hits,
+Entries and Dropped. The table is the kernel's tracing_map: preallocated
+and lock-free, so a hit never allocates and a full table counts its drops.
+tracing_map.o is built for kmark when ftrace's hist triggers do not build
+it (kmark works with FTRACE=n).
+
+Variables, $VAR across two events' hists, onmatch().trace() into
+synthetic events (the synthetic_events file) and onmax().save() measure
+the latency between two events, as histogram.rst's wakeup_latency does.
 """,
     },
     {
@@ -244,14 +280,49 @@ def touched(patch):
     return out
 
 
+def tarball_id():
+    st = os.stat(TARBALL)
+    return f'{TARBALL} {st.st_size} {st.st_mtime_ns}'
+
+
+def cache_put(path, write):
+    """Make path (a file or a folder) with write(tmp), atomically: a run
+    beside this one sees all of it or none."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=os.path.dirname(path), prefix='.new-')
+    try:
+        write(os.path.join(tmp, 'x'))
+        os.replace(os.path.join(tmp, 'x'), path)
+    except OSError:
+        if not os.path.exists(path):
+            raise
+        # Another run put it there first (a folder is not replaced).
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pristine_files(paths):
+    """A folder with the pristine 6.12 versions of paths, from the tarball,
+    kept in CACHE under a name made of the tarball and the paths."""
+    key = hashlib.sha1('\n'.join([tarball_id()] + paths).encode()).hexdigest()[:16]
+    cache = os.path.join(CACHE, 'pristine-' + key)
+    if os.path.isdir(cache):
+        return cache
+    for old in os.listdir(CACHE) if os.path.isdir(CACHE) else []:
+        if old.startswith('pristine-'):     # other paths or another tarball
+            shutil.rmtree(os.path.join(CACHE, old), ignore_errors=True)
+
+    def extract(dest):
+        os.makedirs(dest)
+        run(['tar', '-xf', TARBALL, '-C', dest, '--strip-components=1'] +
+            [f'{TARDIR}/{p}' for p in paths])
+    cache_put(cache, extract)
+    return cache
+
+
 def pristine(dest, paths):
     """A git repository at dest with the pristine 6.12 versions of paths."""
-    cache = os.path.join(os.path.dirname(dest), 'pristine.src')
-    if not os.path.isdir(cache):     # the tarball is read once a run
-        os.makedirs(cache)
-        run(['tar', '-xf', TARBALL, '-C', cache, '--strip-components=1'] +
-            [f'{TARDIR}/{p}' for p in paths])
-    shutil.copytree(cache, dest)
+    shutil.copytree(pristine_files(paths), dest)
     git(dest, 'init', '-q')
     git(dest, 'add', '-A')
     git(dest, 'commit', '-q', '-m', 'pristine linux-source-6.12 (the files kmark patches)')
@@ -302,8 +373,12 @@ def build(outdir, work):
             for f in ('kernel/trace/Kconfig', 'kernel/trace/Makefile',
                       'MAINTAINERS')}
     git(repo, 'checkout', '-q', '--', '.')
+    # A part before kmark's own (tracefs) leaves the files kmark's patches
+    # touch as they are: 0001 and 0009 must still apply to them.
+    applied = set()
     for n, part in enumerate(PARTS):
         for patch in part['patches']:
+            applied.add(patch)
             run(['patch', '-d', repo, '-p1', '-s', '-N', '--no-backup-if-mismatch',
                  '-i', os.path.join(PATCHES, patch)])
         for f in part['files']:
@@ -311,12 +386,12 @@ def build(outdir, work):
             shutil.copyfile(os.path.join(TOP, f), os.path.join(repo, f))
         later_kconfig = [o for p in PARTS[n + 1:] for o in p['kconfig']]
         later_make = [w for p in PARTS[n + 1:] for w in p['make']]
-        if os.path.exists(os.path.join(repo, 'kernel/trace/Kconfig')):
+        if '0001-kmark-kconfig-and-makefile.patch' in applied:
             with open(os.path.join(repo, 'kernel/trace/Kconfig'), 'w') as fh:
                 fh.write(cut_kconfig(full['kernel/trace/Kconfig'], later_kconfig))
             with open(os.path.join(repo, 'kernel/trace/Makefile'), 'w') as fh:
                 fh.write(cut_makefile(full['kernel/trace/Makefile'], later_make))
-        if os.path.exists(os.path.join(repo, 'MAINTAINERS')):
+        if '0009-kmark-maintainers.patch' in applied:
             # The entry lists the files of the parts applied so far.
             later_files = [f for p in PARTS[n + 1:] for f in p['files']]
             with open(os.path.join(repo, 'MAINTAINERS'), 'w') as fh:
@@ -327,8 +402,12 @@ def build(outdir, work):
         git(repo, 'add', '-A')
         msg = part['subject'] + '\n\n' + part['body']
         git(repo, 'commit', '-q', '-s', '-m', msg)
-    shutil.rmtree(outdir, ignore_errors=True)
-    os.makedirs(outdir)
+    # A series written there before goes, nothing else: OUTDIR may be any
+    # folder a user names.
+    os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if re.fullmatch(r'\d{4}-.*\.patch', f):
+            os.unlink(os.path.join(outdir, f))
     git(repo, 'format-patch', '-q', '--zero-commit', '--cover-letter',
         '--no-signature', '-o', outdir, 'HEAD~%d' % len(PARTS))
     return repo
@@ -375,12 +454,28 @@ def accepted(line):
 
 
 def checkpatch(src, patch):
-    """ERROR/WARNING/CHECK lines of checkpatch.pl --strict for one patch."""
-    res = subprocess.run([os.path.join(src, 'scripts', 'checkpatch.pl'), '--strict',
-                          '--terse', '--no-summary', '--show-types', patch],
-                         cwd=src, capture_output=True, text=True)
-    return [l for l in res.stdout.splitlines()
-            if re.search(r': (ERROR|WARNING|CHECK):', l)]
+    """ERROR/WARNING/CHECK lines of checkpatch.pl --strict for one patch
+    (from CACHE when checkpatch.pl and the tarball have seen this text)."""
+    script = os.path.join(src, 'scripts', 'checkpatch.pl')
+    h = hashlib.sha1(tarball_id().encode())
+    for f in (script, patch):
+        h.update(b'\0' + open(f, 'rb').read())
+    cache = os.path.join(CACHE, 'checkpatch', h.hexdigest())
+    if not os.path.exists(cache):
+        res = subprocess.run([script, '--strict', '--terse', '--no-summary',
+                              '--show-types', patch],
+                             cwd=src, capture_output=True, text=True)
+        if res.returncode not in (0, 1) or (res.returncode and not res.stdout):
+            sys.exit(f'mkpatches: checkpatch.pl failed on {patch}: {res.stderr}')
+        # The patch's name is in every line: kept as @PATCH@.
+        lines = [l.replace(patch, '@PATCH@') for l in res.stdout.splitlines()
+                 if re.search(r': (ERROR|WARNING|CHECK):', l)]
+
+        def write(tmp):
+            with open(tmp, 'w') as fh:
+                fh.write(''.join(l + '\n' for l in lines))
+        cache_put(cache, write)
+    return [l.replace('@PATCH@', patch) for l in open(cache).read().splitlines()]
 
 
 def main():
@@ -389,6 +484,9 @@ def main():
     ap.add_argument('outdir', nargs='?')
     ap.add_argument('--check', action='store_true',
                     help='git am the series onto a pristine copy, compare with build/linux, run checkpatch')
+    ap.add_argument('--no-write', action='store_true',
+                    help='with --check: check the series already in OUTDIR '
+                         '(make patches wrote it), do not write it')
     ap.add_argument('--build-each', metavar='CONFIG',
                     help='with --check: after each patch, build the objects the '
                          'series adds or patches, with this .config (a bisect test)')
@@ -398,24 +496,42 @@ def main():
     ap.add_argument('--objects', nargs=2, metavar=('TREE', 'CONFIG'),
                     help="print the objects kmark adds or patches that TREE builds "
                          "with CONFIG, one per line (scripts/configs.sh), and exit")
+    ap.add_argument('--pristine', metavar='DEST',
+                    help='make DEST a git repository of the pristine 6.12 files '
+                         'the series touches, and exit')
     ap.add_argument('--src', default=os.path.join(TOP, 'build', 'linux'),
                     help='the tree prepare-tree.sh made (for --check and checkpatch)')
     args = ap.parse_args()
     if args.objects:
         print('\n'.join(step_objects(*args.objects)))
         return 0
-    if not args.outdir:
-        ap.error('OUTDIR is needed')
+    global CACHE
+    CACHE = os.path.join(os.path.dirname(os.path.abspath(args.src)), 'mkpatches-cache')
     DATE = subprocess.run(['git', '-C', TOP, 'log', '-1', '--format=%cI'],
                           capture_output=True, text=True).stdout.strip() or \
         '2026-01-01T00:00:00+00:00'
+    if args.pristine:
+        pristine(args.pristine, sorted({p for patch in series() for p in touched(patch)}))
+        return 0
+    if not args.outdir:
+        ap.error('OUTDIR is needed')
+    if args.no_write and not args.check:
+        ap.error('--no-write is for --check')
+    # git format-patch runs in the temporary repository: a relative OUTDIR
+    # is the caller's, so it is made absolute first (issue 31).
+    args.outdir = os.path.abspath(args.outdir)
     with tempfile.TemporaryDirectory() as work:
-        build(args.outdir, work)
+        if not args.no_write:
+            build(args.outdir, work)
         found, notes = {}, []
         patches = sorted(f for f in os.listdir(args.outdir)
                          if f.endswith('.patch') and not f.startswith('0000'))
+        if not patches:
+            sys.exit(f'mkpatches: no patch in {args.outdir}')
         for p in patches:
             found[p] = checkpatch(args.src, os.path.join(args.outdir, p))
+        if args.no_write:
+            return check(args, work, patches, found)
         for rx, _, why in ACCEPTED:
             n = sum(1 for p in patches for l in found[p] if re.search(rx, l))
             if n:

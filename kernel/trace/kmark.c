@@ -586,6 +586,26 @@ out:
 EXPORT_SYMBOL_GPL(__kmark_hit);
 NOKPROBE_SYMBOL(__kmark_hit);
 
+/**
+ * kmark_marker_fire - hand an argument block to a marker's probes
+ * @m:		the marker (a synthetic event: it has no sites)
+ * @args:	the block, laid out as @m's sites would pack it
+ *
+ * Preemption off (the recording path: a hist trigger's action).
+ */
+void notrace kmark_marker_fire(struct kmark_marker *m, const void *args)
+{
+	struct kmark_probe_array *pa = rcu_dereference_sched(m->probes);
+	unsigned int i;
+
+	for (i = 0; pa && i < pa->nr; i++) {
+		kmark_probe_fn fn = READ_ONCE(pa->probes[i].func);
+
+		fn(pa->probes[i].data, m, args);
+	}
+}
+NOKPROBE_SYMBOL(kmark_marker_fire);
+
 static void kmark_set_keys(struct kmark_marker *m, bool on)
 {
 	unsigned int i;

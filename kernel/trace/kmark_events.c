@@ -13,9 +13,10 @@
  *   events/SYS/NAME/format     the record layout
  *   events/SYS/NAME/id         the id in each record (common_type)
  *   events/SYS/NAME/trigger    ftrace's event triggers (kmark_trigger.c)
+ *   events/SYS/NAME/hist       hist triggers' tables (kmark_hist.c)
  *   set_event                  names, SYS:NAME, globs, !name
  *   available_events           SYS:NAME of every event
- *   available_markers          kmark's own list: "NAME FORMAT [module]"
+ *   available_markers          kmark's own list: "SYS:NAME FORMAT [module]"
  *
  * An event in an instance is a struct kmark_event_file: the files of its
  * directory point at it (i_private) and hold it while open; the recorder
@@ -152,12 +153,14 @@ static int kmark_file_attach(struct kmark_event_file *file)
 	/* A boot-mapped instance keeps the layout of what it may record. */
 	if (unlikely(file->inst->flight))
 		kmark_flight_event_on(file);
-	if (m->ops)
+	if (m->ops && m->ops->enable)
 		ret = m->nr_attached ? 0 : m->ops->enable(m);
 	else if (!m->always_on)
 		ret = __kmark_probe_register(m, kmark_record_probe, file);
-	if (!ret)
+	if (!ret) {
 		WRITE_ONCE(m->nr_attached, m->nr_attached + 1);
+		m->was_enabled = true;
+	}
 	return ret;
 }
 
@@ -167,7 +170,7 @@ static void kmark_file_detach(struct kmark_event_file *file)
 	struct kmark_marker *m = file->m;
 
 	WRITE_ONCE(m->nr_attached, m->nr_attached - 1);
-	if (m->ops) {
+	if (m->ops && m->ops->enable) {
 		if (!m->nr_attached)
 			m->ops->disable(m);
 	} else if (!m->always_on) {
@@ -356,7 +359,10 @@ static int kmark_event_file_mkdir(struct kmark_event_file *file)
 	    kmark_fs_file_d("id", 0400, ed, file, &kmark_id_fops,
 			    file->dents[KMARK_EVF_ID]) ||
 	    kmark_fs_file_d("trigger", 0600, ed, file, &kmark_trigger_fops,
-			    file->dents[KMARK_EVF_TRIGGER])) {
+			    file->dents[KMARK_EVF_TRIGGER]) ||
+	    (IS_ENABLED(CONFIG_KMARK_HIST) &&
+	     kmark_fs_file_d("hist", 0400, ed, file, &kmark_hist_fops,
+			     file->dents[KMARK_EVF_HIST]))) {
 		kmark_fs_forget(&file->dents[0][0], KMARK_NR_EVF * KMARK_NR_FS);
 		kmark_fs_remove(ed);
 		return -ENOMEM;
@@ -836,11 +842,16 @@ static ssize_t kmark_ev_enable_write(struct file *f, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&kmark_mutex);
-	ret = file->flags & KMARK_EF_FREED ? -ENODEV :
-	      kmark_event_enable(file, on, false);
-	if (ret && ret != -ENODEV)
+	if (file->flags & KMARK_EF_FREED) {
+		ret = -ENODEV;
 		kmark_log_err(file->inst, on ? "1" : "0", 0,
-			      kmark_enable_err(ret));
+			      "The event is gone (its module was unloaded, or it was deleted)");
+	} else {
+		ret = kmark_event_enable(file, on, false);
+		if (ret)
+			kmark_log_err(file->inst, on ? "1" : "0", 0,
+				      kmark_enable_err(ret));
+	}
 	mutex_unlock(&kmark_mutex);
 	if (ret)
 		return ret;
@@ -1231,6 +1242,32 @@ static bool kmark_pending_ok(const char *tok)
 }
 
 /*
+ * Whether the system of @tok ("SYSTEM:NAME") is one that exists or can only
+ * be kmark's own: then a NAME that matched nothing is a typo, not an event
+ * of a module still to load ("sched:sched_swich" must not wait silently).
+ */
+static bool kmark_tok_system_known(const char *tok,
+				   const char * const *systems,
+				   unsigned int nr)
+{
+	static const char * const own[] = { "kprobes", "synthetic", "vmlinux" };
+	const char *colon = strchr(tok, ':');
+	unsigned int i;
+	size_t len;
+
+	if (!colon || strpbrk(tok, "*?["))
+		return false;
+	len = colon - tok;
+	for (i = 0; i < ARRAY_SIZE(own); i++)
+		if (strlen(own[i]) == len && !strncmp(tok, own[i], len))
+			return true;
+	for (i = 0; i < nr; i++)
+		if (strlen(systems[i]) == len && !strncmp(tok, systems[i], len))
+			return true;
+	return false;
+}
+
+/*
  * Whether set_event command @buf has a '!' token that drops pending token
  * @tok ("MODULE:NAME"): the same text, or one that names what @tok names
  * ("!MODULE:*", "!NAME", "!*"), as it would disable those markers.
@@ -1347,6 +1384,12 @@ int kmark_set_event_parse(const char *buf, const char * const *systems,
 					named[i] = !neg && !strpbrk(tok, "*?[");
 				any = true;
 			}
+		}
+		if (!any && kmark_tok_system_known(tok, systems, nr)) {
+			*err = str_has_prefix(tok, "vmlinux:") ?
+			       "The kernel's markers have systems now: sched:sched_switch, syscalls:sys_sync (see available_events)" :
+			       "Unknown event (see available_events)";
+			return -EINVAL;
 		}
 		if (!any && pending && kmark_pending_ok(tok)) {
 			if (pending->nr == ARRAY_SIZE(pending->tok)) {

@@ -1239,6 +1239,8 @@ static int __init kmark_fs_init(void)
 			      &kmark_top, NULL, kmark_top_files[i].fops);
 	kmark_events_create_top_files();
 	kmark_kprobe_create_files(&kmark_top);
+	if (IS_ENABLED(CONFIG_KMARK_HIST))
+		kmark_synth_create_files(&kmark_top);
 	kmark_instances_init();
 	if (kmark_top_inst_create_files())
 		pr_warn("some files of /sys/kernel/debug/kmark are missing: out of memory\n");

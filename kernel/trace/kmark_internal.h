@@ -137,8 +137,9 @@ struct seq_file;
 struct dentry;
 
 /**
- * struct kmark_event_ops - what makes a dynamic event (a kprobe event)
- * @enable:	start firing (the first event file attached; kmark_mutex held)
+ * struct kmark_event_ops - what makes a dynamic event (kprobe, synthetic)
+ * @enable:	start firing (the first event file attached; kmark_mutex
+ *		held); NULL: it fires through its probes (kmark_marker_fire())
  * @disable:	stop firing (the last one detached; kmark_mutex held)
  * @show:	the rest of its available_markers line, after the name
  */
@@ -204,6 +205,7 @@ struct kmark_marker {
 	void (*print_format)(struct seq_buf *s, const struct kmark_marker *m);
 	bool gone;
 	bool always_on;
+	bool was_enabled;	/* attached once: records may be in a buffer */
 	u8 pid_field;
 	bool pid_field_only;
 };
@@ -921,6 +923,9 @@ struct kmark_trigger;
  * @print:	what the file shows after the name ("enable_event:sys:name")
  * @show:	the whole line, for kinds that print their own (hist)
  * @free:	free what @parse allocated
+ * @update:	a trigger the same as one there was written: act on the one
+ *		there (hist's pause, continue, clear); -EEXIST if it does not
+ * @busy:	why the trigger cannot be removed now, or NULL
  * @post:	fires after the event's record is committed
  * @own_count:	@parse takes the whole parameter (no ":COUNT")
  */
@@ -936,6 +941,8 @@ struct kmark_trigger_cmd {
 	void (*print)(struct seq_file *m, const struct kmark_trigger *t);
 	void (*show)(struct seq_file *m, const struct kmark_trigger *t);
 	void (*free)(struct kmark_trigger *t);
+	int (*update)(struct kmark_trigger *old, struct kmark_trigger *new);
+	const char *(*busy)(const struct kmark_trigger *t);
 	const char *reg_err;
 	bool post;
 	bool own_count;
@@ -953,6 +960,7 @@ struct kmark_trigger_cmd {
  * @filter_str:	the filter as written
  * @target:	enable_event/disable_event: the event file it switches (held)
  * @rest:	parse's scratch: the text after the parameter
+ * @flags:	the kind's own (hist: pause, continue, clear as written)
  * @data:	the kind's own (hist: its table)
  * @rcu:	freed after a grace period
  */
@@ -962,10 +970,12 @@ struct kmark_trigger {
 	struct kmark_event_file *file;
 	long count;
 	bool paused;
+	bool removing;		/* parsed from '!': filters are not compared */
 	struct kmark_filter __rcu *filter;
 	char *filter_str;
 	struct kmark_event_file *target;
 	char *rest;
+	unsigned int flags;
 	void *data;
 	struct rcu_head rcu;
 };
@@ -983,11 +993,23 @@ void kmark_triggers_post(struct kmark_event_file *file,
 void kmark_triggers_free_file(struct kmark_event_file *file);
 void kmark_triggers_drop_target(struct kmark_event_file *target);
 
+extern const struct file_operations kmark_hist_fops;
+
+/* kmark_synth.c: synthetic events */
+struct kmark_marker *kmark_synth_find(const char *name);
+void kmark_synth_get(struct kmark_marker *m);
+void kmark_synth_put(struct kmark_marker *m);
+bool kmark_synth_field_is_str(const struct kmark_marker *m, unsigned int i);
+void kmark_synth_fire(struct kmark_marker *m, const u64 *vals);
+int kmark_synth_create_files(const struct kmark_dir *dir);
+void kmark_marker_fire(struct kmark_marker *m, const void *args);
+
 /* kmark_record.c: the snapshot buffer, the kernel stack event */
 int kmark_snapshot_alloc(struct kmark_instance *inst);
 int kmark_snapshot_swap(struct kmark_instance *inst);
 void kmark_snapshot_free(struct kmark_instance *inst);
 void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
+unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);

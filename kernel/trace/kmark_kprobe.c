@@ -28,6 +28,7 @@
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/ctype.h>
+#include <linux/ftrace.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -108,9 +109,11 @@ static const char * const kmark_kprobe_errs[] = {
 		"kmark's recording path, the ring buffer and its clock cannot be probed",
 	[KMARK_KPE_RESERVED_ARG_NAME] =
 		"This argument name is reserved (a common field, or the probe's own)",
+	[KMARK_KPE_NOTRACE] =
+		"Could not probe notrace function (KPROBE_EVENTS_ON_NOTRACE allows it)",
 };
 
-static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_RESERVED_ARG_NAME + 1);
+static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_NOTRACE + 1);
 
 const char *kmark_kprobe_err_text(int err)
 {
@@ -613,6 +616,50 @@ static bool kmark_kprobe_self(unsigned long addr)
 	return false;
 }
 
+#if defined(CONFIG_DYNAMIC_FTRACE) && \
+	!defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/* As ftrace's __within_notrace_func(): no mcount site in the function. */
+static bool __kmark_within_notrace(unsigned long addr)
+{
+	unsigned long offset, size;
+
+	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offset))
+		return false;
+	addr -= offset;
+	return !ftrace_location_range(addr, addr + size - 1);
+}
+
+/*
+ * Whether @addr is in a notrace function, as ftrace's within_notrace_func()
+ * decides (trace_kprobe.c): ftrace refuses its kprobe events there when
+ * DYNAMIC_FTRACE tells which functions are notrace, and so does kmark.
+ * A suffixed symbol (foo.isra.0) is judged by its origin's.
+ */
+static bool kmark_within_notrace(unsigned long addr)
+{
+	char symname[KSYM_NAME_LEN], *p;
+
+	if (!__kmark_within_notrace(addr))
+		return false;
+	if (!lookup_symbol_name(addr, symname)) {
+		p = strchr(symname, '.');
+		if (!p)
+			return true;
+		*p = '\0';
+		addr = (unsigned long)kprobe_lookup_name(symname, 0);
+		if (addr)
+			return __kmark_within_notrace(addr);
+	}
+	return true;
+}
+#else
+/* Without DYNAMIC_FTRACE the kernel does not know which functions are notrace. */
+static bool kmark_within_notrace(unsigned long addr)
+{
+	return false;
+}
+#endif
+
 /* Whether module @name is loaded. */
 static bool kmark_module_loaded(const char *name)
 {
@@ -765,6 +812,8 @@ check:
 		return kmark_perr(ps, s, KMARK_KPE_SELF_PROBE);
 	if (within_kprobe_blacklist(tk->addr))
 		return kmark_perr(ps, s, KMARK_KPE_BLACKLISTED);
+	if (kmark_within_notrace(tk->addr))
+		return kmark_perr(ps, s, KMARK_KPE_NOTRACE);
 	if (tk->is_return && kretprobe_blacklist_size) {
 		for (i = 0; kretprobe_blacklist[i].name; i++)
 			if (kretprobe_blacklist[i].addr == (void *)tk->addr)
@@ -1308,9 +1357,18 @@ int kmark_kprobe_parse(const char *cmd, struct kmark_kprobe **out, int *err,
 	else
 		snprintf(ebuf, sizeof(ebuf), "%c_0x%lx", tk->is_return ? 'r' : 'p',
 			 tk->addr);
-	/* A clone's name ("f.isra.0"), a module's ("a-b"): use '_'. */
-	strreplace(ebuf, '.', '_');
-	strreplace(ebuf, '-', '_');
+	/*
+	 * A made-up name, as ftrace's sanitize_event_name(): what is not a
+	 * letter, a digit or '_' (a clone's "f.isra.0", a module's "a-b", a
+	 * "MOD:SYM" with more colons) becomes '_'. A name given was checked.
+	 */
+	if (!name) {
+		char *c;
+
+		for (c = ebuf; *c; c++)
+			if (!isalnum(*c) && *c != '_')
+				*c = '_';
+	}
 	tk->marker.system = kstrdup(gbuf, GFP_KERNEL);
 	tk->marker.name = kstrdup(ebuf, GFP_KERNEL);
 	ret = -ENOMEM;
@@ -1564,6 +1622,39 @@ static struct kmark_marker *kmark_name_taken(const char *system,
 #define KMARK_KPROBE_MAX_LINES	32
 
 /*
+ * Deleted kprobe events whose records may still be in a buffer: kept, with
+ * their ids, so that those records still render as they were written (as a
+ * module's markers are kept after it goes; ftrace clears the buffer
+ * instead). The newest KMARK_KPROBE_GHOSTS only: older ones are freed and
+ * their records print as "<unknown event N>". Protected by kmark_mutex.
+ */
+#define KMARK_KPROBE_GHOSTS	64
+static LIST_HEAD(kmark_kprobe_ghosts);
+static unsigned int kmark_kprobe_nr_ghosts;
+
+/* Keep @tk (unregistered, out of the namespace) as a ghost. */
+static void kmark_kprobe_haunt(struct kmark_kprobe *tk)
+{
+	struct kmark_kprobe *old = NULL;
+
+	mutex_lock(&kmark_mutex);
+	list_add_tail(&tk->marker.list, &kmark_kprobe_ghosts);
+	if (++kmark_kprobe_nr_ghosts > KMARK_KPROBE_GHOSTS) {
+		old = list_first_entry(&kmark_kprobe_ghosts, struct kmark_kprobe,
+				       marker.list);
+		list_del(&old->marker.list);
+		kmark_kprobe_nr_ghosts--;
+		kmark_dynamic_free_id(&old->marker);
+	}
+	mutex_unlock(&kmark_mutex);
+	if (old) {
+		/* Readers render under RCU. */
+		synchronize_rcu();
+		kmark_kprobe_free(old);
+	}
+}
+
+/*
  * Free events taken out of the namespace: their kprobes are unregistered in
  * two batches (one wait each), and readers that render old records under
  * RCU are waited for once.
@@ -1600,7 +1691,10 @@ static void kmark_kprobe_free_list(struct list_head *dead)
 	synchronize_rcu();
 	list_for_each_entry_safe(tk, n, dead, marker.list) {
 		list_del(&tk->marker.list);
-		kmark_kprobe_free(tk);
+		if (tk->ghost)
+			kmark_kprobe_haunt(tk);
+		else
+			kmark_kprobe_free(tk);
 	}
 }
 
@@ -1609,7 +1703,13 @@ static void kmark_kprobe_retire(struct kmark_kprobe *tk, struct list_head *dead)
 {
 	lockdep_assert_held(&kmark_mutex);
 	kmark_event_files_remove(&tk->marker);
-	kmark_dynamic_unlink(&tk->marker);
+	if (tk->marker.was_enabled) {
+		/* Out of the namespace; its id stays, for its records. */
+		list_del(&tk->marker.list);
+		tk->ghost = true;
+	} else {
+		kmark_dynamic_unlink(&tk->marker);
+	}
 	list_add_tail(&tk->marker.list, dead);
 }
 

@@ -76,6 +76,7 @@ enum {
 	KMARK_KPE_LOCKED_DOWN,
 	KMARK_KPE_SELF_PROBE,
 	KMARK_KPE_RESERVED_ARG_NAME,
+	KMARK_KPE_NOTRACE,
 };
 
 enum kmark_fetch_op {
@@ -139,6 +140,7 @@ struct kmark_kprobe {
 	bool maxactive_set;
 	bool registered;
 	bool doomed;
+	bool ghost;	/* deleted, kept to render its records (kmark_kprobe.c) */
 	struct kmark_kprobe *heir;
 	char *symbol;
 	char *module;

@@ -4,9 +4,10 @@
  *
  * The module loader finds a module's kmark() sites (its __kmark_sites
  * section, mod->kmark_sites). When the module comes, each site joins the
- * marker of its name, if there is one and the formats and argument blocks
- * agree, or becomes a new marker of the module's ("name [module]" in
- * available_markers, "module:name" in set_event); a site that disagrees
+ * marker of its system and name, if there is one and the formats and
+ * argument blocks agree, or becomes a new marker of the module's
+ * ("SYS:NAME FORMAT [module]" in available_markers, SYS being the module's
+ * name unless the site names one, "SYS:NAME" in set_event); a site that disagrees
  * stays off, with a line in the kernel log, and the module still loads.
  * Tokens of set_event that named the module before it loaded are applied.
  *

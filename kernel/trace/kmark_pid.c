@@ -432,8 +432,9 @@ static ssize_t kmark_pid_write(struct file *file, const char __user *ubuf,
 	ret = -ENOMEM;
 	if (!set)
 		goto out;
+	/* Second pass: the tokens the first one cut, between blanks and NULs. */
 	for (start = 0; start < pos; start += strlen(text + start) + 1) {
-		while (start < pos && !text[start])
+		while (start < pos && (!text[start] || isspace(text[start])))
 			start++;
 		if (start < pos && !kstrtoint(text + start, 10, &pid))
 			kmark_pid_add(set, pid);

@@ -584,7 +584,14 @@ __kmark_reserve(struct kmark_instance *inst, u16 id, size_t size,
 	local_inc(&this_cpu_ptr(inst->stats)->written);
 	event = ring_buffer_lock_reserve(buf, size);
 	if (unlikely(!event)) {
-		local_inc(&this_cpu_ptr(inst->stats)->dropped);
+		/*
+		 * A CPU left out of tracing_cpumask records nothing, as
+		 * ftrace's: not a hit lost, so neither written nor dropped.
+		 */
+		if (cpumask_test_cpu(raw_smp_processor_id(), inst->cpumask))
+			local_inc(&this_cpu_ptr(inst->stats)->dropped);
+		else
+			local_dec(&this_cpu_ptr(inst->stats)->written);
 		return NULL;
 	}
 	e = kmark_event_data(event);
@@ -968,12 +975,62 @@ static void kmark_stack_print_format(struct seq_buf *s,
 /**
  * kmark_record_stack - a kernel_stack event into an instance's buffer
  * @inst:	the instance
- * @skip:	frames of kmark's own to leave out
+ * @skip:	unused: kmark's own frames are found by name (kmark_own_frame())
  *
  * Where the event just recorded (options/stacktrace) or a stacktrace
  * trigger fired: up to KMARK_STACK_DEPTH return addresses, rendered as
  * ftrace renders its <stack trace>.
  */
+/* A symbol name per CPU and context level (task, softirq, irq, NMI). */
+static DEFINE_PER_CPU(char [4][KSYM_NAME_LEN], kmark_stack_sym);
+
+/*
+ * Whether @addr is in kmark's recording path or in kprobes' breakpoint
+ * handling: frames the stack of an event leaves out, by name. A count of
+ * frames to skip is not enough: without frame pointers (UNWINDER_GUESS)
+ * the unwinder sees a varying number of them.
+ */
+static bool notrace kmark_own_frame(unsigned long addr)
+{
+	static const char * const own[] = {
+		"kmark_", "__kmark_", "kprobe_", "aggr_pre_handler",
+		"opt_pre_handler", "optimized_callback", "exc_int3",
+		"asm_exc_int3", "do_int3", "pre_handler_kretprobe",
+		"kretprobe_", "__kretprobe_", "arch_rethook_", "rethook_",
+	};
+	char *name = this_cpu_ptr(kmark_stack_sym)[interrupt_context_level()];
+	unsigned int i;
+
+	if (lookup_symbol_name(addr, name))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(own); i++)
+		if (str_has_prefix(name, own[i]))
+			return true;
+	return false;
+}
+NOKPROBE_SYMBOL(kmark_own_frame);
+
+/**
+ * kmark_stack_save - the caller's stack, without kmark's own frames
+ * @entries:	gets up to @max return addresses
+ * @max:	how many
+ *
+ * Return: how many were saved.
+ */
+unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
+{
+	unsigned long all[KMARK_STACK_DEPTH + 8];
+	unsigned int n, first = 0;
+
+	n = stack_trace_save(all, min_t(unsigned int, max + 8, ARRAY_SIZE(all)), 0);
+	while (first < n && kmark_own_frame(all[first]))
+		first++;
+	n = min(n - first, max);
+	memcpy(entries, all + first, n * sizeof(*entries));
+	return n;
+}
+NOKPROBE_SYMBOL(kmark_stack_save);
+
 void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
 {
 	struct kmark_marker *m = READ_ONCE(kmark_stack_marker);
@@ -986,7 +1043,7 @@ void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
 	if (!r)
 		return;
 	kmark_set_comm_id(&r->hdr);
-	r->size = stack_trace_save(r->caller, KMARK_STACK_DEPTH, skip);
+	r->size = kmark_stack_save(r->caller, KMARK_STACK_DEPTH);
 	memset(r->caller + r->size, 0,
 	       (KMARK_STACK_DEPTH - r->size) * sizeof(r->caller[0]));
 	kmark_commit(inst, &rec);

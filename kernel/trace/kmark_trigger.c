@@ -11,7 +11,7 @@
  *   stacktrace                      a kernel stack into the buffer
  *   enable_event:SYS:NAME           record SYS:NAME (soft mode: its
  *   disable_event:SYS:NAME          recorder is attached, soft-disabled)
- *   hist:...                        kmark_hist.c
+ *   hist:...                        kmark_hist.c (CONFIG_KMARK_HIST)
  *
  * A command is a struct kmark_trigger_cmd, registered in kmark_trigger_cmds[]
  * (adding one is adding a table entry); an installed trigger is a struct
@@ -407,6 +407,7 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 	t->cmd = c;
 	t->file = file;
 	t->count = -1;
+	t->removing = *remove;
 	count = param;
 	if (c->parse) {
 		ret = c->parse(t, param ?: (char *)"", err);
@@ -470,13 +471,19 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 		if (!kmark_trigger_same(old, t))
 			continue;
 		if (remove) {
+			*err = old->cmd->busy ? old->cmd->busy(old) : NULL;
+			if (*err) {
+				kmark_trigger_free(t);
+				return -EBUSY;
+			}
 			kmark_trigger_remove(old);
 			kmark_trigger_free(t);
 			return 0;
 		}
+		ret = old->cmd->update ? old->cmd->update(old, t) : -EEXIST;
 		*err = "The event has this trigger already ('!' removes it)";
 		kmark_trigger_free(t);
-		return -EEXIST;
+		return ret;
 	}
 	if (remove) {
 		/* As ftrace: removing what is not there is not an error. */

@@ -21,7 +21,7 @@ integrity)
 	check "debugfs: kprobe_events (writable) is refused" \
 		refused $K/kprobe_events sh -c "echo 'p vfs_read' >> $K/kprobe_events"
 	check "debugfs: available_markers (read-only) still reads" \
-		sh -c "grep -q '^sys_sync' $K/available_markers"
+		sh -c "grep -q '^syscalls:sys_sync ' $K/available_markers"
 	check "kmark_kprobe= was accepted at boot (kprobes are allowed at integrity)" \
 		grep -q '^p:kprobes/lockp ksys_sync' $T/kprobe_events
 	check "tracefs: set_event and tracing_on are writable" \

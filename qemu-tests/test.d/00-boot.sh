@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: the guest booted as expected: both CPUs, the control files; kmark_event= and kmark_kprobe= at boot, or (booted without them) a first buffer allocation that fails and can be retried
 . /tests/lib.sh
-if grep -q kmark_event= /proc/cmdline; then plan 26; else plan 21; fi
+if grep -q kmark_event= /proc/cmdline; then plan 27; else plan 21; fi
 expect_eq "both CPUs online" "$(cat /sys/devices/system/cpu/online)" "0-1"
 for f in tracing_on available_markers set_event trace_pipe trace buffer_size_kb \
 	 error_log README per_cpu/cpu0/stats per_cpu/cpu1/stats \
@@ -22,6 +22,7 @@ if grep -q kmark_event= /proc/cmdline; then
 	expect_eq "a boot probe on __init code is shown gone" "$(grep initp $K/kprobe_events)" \
 		'p:kprobes/initp kernel_init_freeable+0 # gone: its code was freed (an __init function)'
 	check_error "and cannot be enabled" set_event '^initp' "The event's code is gone (an __init function after boot)" "No such device"
+	check_error "nor through its enable file, which says why" events/kprobes/initp/enable '^1' "The event's code is gone (an __init function after boot)" "No such device"
 	expect_eq "kmark_event= enabled a marker and the boot probe" "$(sort $K/set_event | tr '\n' ' ')" "kprobes:bootsync syscalls:sys_sync "
 	kmark-testprog sync 1
 	check "the boot probe records" grep -qE '^ +kmark-testprog-[0-9]+ .*: bootsync: \(ksys_sync\+0x0/0x[0-9a-f]+\) c="kmark-testprog"$' $K/trace

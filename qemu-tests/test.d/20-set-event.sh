@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: set_event: > replaces, >> adds, !name, globs, empty write; bad input changes nothing
 . /tests/lib.sh
-plan 20
+plan 23
 reset_kmark
 enabled() { sort $K/set_event | tr '\n' ' ' | sed 's/ $//'; }
 
@@ -32,6 +32,11 @@ expect_eq "several names in one write" "$(enabled)" "sched:sched_switch sched:sc
 check_error "unknown name" set_event '^no_such_marker' "Unknown event (one of a module not loaded yet: MODULE:NAME)"
 check_error "unknown name after a good one" set_event 'sys_sync ^bogus' "Unknown event (one of a module not loaded yet: MODULE:NAME)"
 check_error "glob without a match" set_event '^zzz*' "No event matches the glob"
+# A system that exists (or is kmark's own) does not wait for a module: a typo
+# is an error, not a token waiting forever.
+check_error "a typo in a system that exists" set_event '^sched:sched_swich' "Unknown event (see available_events)"
+check_error "a kprobe event that does not exist" set_event '^kprobes:nosuch' "Unknown event (see available_events)"
+check_error "the old layout's vmlinux:NAME" set_event '^vmlinux:sched_switch' "The kernel's markers have systems now: sched:sched_switch, syscalls:sys_sync (see available_events)"
 check_error "bad glob" set_event '^sched_[sw' "Bad glob: unmatched '[' or ']'"
 check_error "lone !" set_event 'sys_sync ^!' "'!' must be followed by an event name"
 expect_eq "bad writes changed nothing (not even the good names in them)" "$(enabled)" "sched:sched_switch sched:sched_wakeup"

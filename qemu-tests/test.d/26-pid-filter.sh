@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: set_event_pid, set_event_notrace_pid and options/event-fork with ftrace's semantics: only listed tasks' events, sched_switch also when the next task is listed, sched_wakeup when the woken task is, '>' replaces and '>>' adds, children followed with event-fork, a bad pid is EINVAL and changes nothing, an empty write clears
 . /tests/lib.sh
-plan 12
+plan 13
 reset_kmark
 P=$K/set_event_pid
 N=$K/set_event_notrace_pid
@@ -19,6 +19,9 @@ expect_eq "'>' replaces, '>>' adds; read back sorted" "$(cat $P | tr '\n' ' ')" 
 check_error "a pid that is not a number" set_event_pid '^abc' "Not a pid: a number from 0 to 4194303"
 printf '1 2 x' >> $P 2> /dev/null
 expect_eq "a write that fails changes nothing" "$(cat $P | tr '\n' ' ')" "5 7 9 "
+# Found by kmark-fuzz: a pid after leading or repeated blanks was dropped.
+printf ' 11  12\t 13\n' > $P
+expect_eq "blanks before, between and after pids: every pid kept" "$(cat $P | tr '\n' ' ')" "11 12 13 "
 echo > $P
 sync
 expect_eq "an empty write clears: every task again" "$(syncs)" 1

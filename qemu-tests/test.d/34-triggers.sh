@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: event triggers with ftrace's grammar and semantics: traceon/traceoff (with :N counts spent only when they act, and 'if FILTER'), enable_event/disable_event (soft mode, 0* and 1*), snapshot with the snapshot file's swap semantics, stacktrace and options/stacktrace, '!' to remove, the file listing them as ftrace does; on markers, trace_marker's event and kprobe events, in instances too; bad input changes nothing
 . /tests/lib.sh
-plan 28
+plan 30
 reset_kmark
 echo > $K/kprobe_events
 E=$K/events
@@ -83,6 +83,8 @@ echo stacktrace > $S/trigger
 kmark-testprog sync 1
 check "the stacktrace trigger records a <stack trace> through ksys_sync" \
 	sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+check "the stack starts at the event's caller: no frame of kmark's own" \
+	sh -c "! grep -qE '^ => (__)?kmark_' $K/trace"
 echo '!stacktrace' >> $S/trigger
 echo > $K/trace
 echo sys_sync > $K/set_event
@@ -92,6 +94,7 @@ echo 0 > $K/options/stacktrace
 kmark-testprog sync 1
 expect_eq "options/stacktrace: a stack after each event while it is 1" \
 	"$(grep -c ' sys_sync:' $K/trace) $(grep -c 'kernel_stack: <stack trace>' $K/trace)" "2 1"
+check "and no frame of kmark's own in it" sh -c "! grep -qE '^ => (__)?kmark_' $K/trace"
 echo > $K/set_event
 
 # A kprobe event's trigger, and an instance's.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
-plan 45
+plan 47
 reset_kmark
 echo > $K/kprobe_events
 
@@ -45,6 +45,9 @@ expect_eq "the trace has the same 5" "$(grep -c ': syncp: (ksys_sync+0x0/' $K/tr
 kmark-testprog sync 3
 expect_eq "a disabled probe does not count" "$(hits syncp)" "5"
 echo '-:syncp' >> $K/kprobe_events
+# Its records outlive it, as a module's markers' do (ftrace clears the buffer).
+expect_eq "a deleted probe's records still render, with its name and fields" \
+	"$(grep -c ': syncp: (ksys_sync+0x0/' $K/trace) $(grep -c 'unknown event' $K/trace)" "5 0"
 
 # Deleting: refused while enabled, fine after.
 echo myopen > $K/set_event
@@ -74,6 +77,12 @@ echo sw > $K/set_event; sleep 1; echo > $K/set_event
 check "entry probe on __switch_to records" grep -q ': sw: (__switch_to+0x0/' $K/trace
 echo 'p:fts finish_task_switch' > $K/kprobe_events
 expect_eq "finish_task_switch resolves to its .isra clone" "$(cat $K/kprobe_events)" "p:kprobes/fts finish_task_switch.isra.0+0"
+# Found by kmark-fuzz: a made-up name keeps only letters, digits and '_'
+# (ftrace's sanitize_event_name), whatever the MOD:SYM it is made from.
+echo 'r nosuchmod:b:c' > $K/kprobe_events
+check "a made-up name from 'r nosuchmod:b:c' is r_nosuchmod_b_c_0" \
+	sh -c "grep -q '^r[0-9]*:kprobes/r_nosuchmod_b_c_0 ' $K/kprobe_events && [ -d $K/events/kprobes/r_nosuchmod_b_c_0 ]"
+echo > $K/kprobe_events
 
 # Every error: EINVAL, error_log with the message and a caret, nothing added.
 echo > $K/kprobe_events

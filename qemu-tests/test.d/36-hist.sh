@@ -1,0 +1,124 @@
+#!/bin/sh
+# description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
+. /tests/lib.sh
+plan 26
+reset_kmark
+echo > $K/kprobe_events
+echo > $K/synthetic_events
+E=$K/events
+S=$E/syscalls/sys_sync
+M=$E/kmark/tracing_mark_write
+tot() { sed -n "s/^    $2: //p" "$1"; }
+
+# A count per task, sys_sync not even enabled.
+echo 'hist:keys=common_pid.execname' > $S/trigger
+sh -c 'exec kmark-testprog sync 5' &
+wait
+pid=$!
+expect_eq "the trigger is listed as ftrace lists it" "$(cat $S/trigger)" \
+	"hist:keys=common_pid.execname:vals=hitcount:sort=hitcount:size=2048 [active]"
+check "the table has kmark-testprog's line with its 5 hits" \
+	grep -qE "^\{ common_pid: kmark-testprog +\[ +$pid\] \} hitcount: +5$" $S/hist
+expect_eq "Totals: Hits, Entries, Dropped" "$(tot $S/hist Hits) $(tot $S/hist Entries) $(tot $S/hist Dropped)" "5 1 0"
+echo '!hist:keys=common_pid.execname' >> $S/trigger
+check "'!' removes it" sh -c "! grep -q '^hist:' $S/trigger"
+
+# A string key, sorted by hitcount descending.
+echo 'hist:keys=buf:sort=hitcount.descending' > $M/trigger
+for w in a a a b; do echo $w > $K/trace_marker; done
+expect_eq "a string key, the most hits first" \
+	"$(grep '^{' $M/hist | sed 's/  */ /g')" "{ buf: a } hitcount: 3
+{ buf: b } hitcount: 1"
+echo 'hist:keys=buf:sort=hitcount.descending:pause' >> $M/trigger
+echo a > $K/trace_marker
+check "pause: listed [paused], hits not counted" \
+	sh -c "grep -q 'paused' $M/trigger && [ \"$(tot $M/hist Hits)\" = 4 ]"
+echo 'hist:keys=buf:sort=hitcount.descending:continue' >> $M/trigger
+echo a > $K/trace_marker
+expect_eq "continue: counted again" "$(tot $M/hist Hits)" "5"
+echo 'hist:keys=buf:sort=hitcount.descending:clear' >> $M/trigger
+expect_eq "clear: an empty table" "$(tot $M/hist Entries)" "0"
+echo '!hist:keys=buf:sort=hitcount.descending' >> $M/trigger
+
+# Numbers: a kprobe event on the test module's function, n = its argument.
+insmod /lib/modules/$(uname -r)/extra/kmark_test.ko
+echo 'p:kprobes/tn kmark_test:kmark_test_fn n=$arg1:s32' > $K/kprobe_events
+T=$E/kprobes/tn
+call() { for v in "$@"; do echo $v > /sys/kernel/debug/kmark_test/call; done; }
+echo 'hist:keys=n.log2' > $T/trigger
+call 1 2 3 15 16 100
+check "keys=n.log2: 15 and 16 in ~ 2^4, 100 in ~ 2^7" \
+	sh -c "grep -qE '^\{ n: ~ 2\^4 +\} hitcount: +2$' $T/hist && grep -qE '^\{ n: ~ 2\^7 +\} hitcount: +1$' $T/hist"
+echo '!hist:keys=n.log2' >> $T/trigger
+echo 'hist:keys=n.buckets=10:vals=hitcount,n.percent if n < 40' > $T/trigger
+call 1 5 12 30 50
+check "buckets=10, a percent value, and a filter (50 left out)" \
+	sh -c "grep -qE '^\{ n: ~ 0-9 +\} hitcount: +2 +n \(%\): +12.50$' $T/hist && [ \"$(tot $T/hist Hits)\" = 4 ]"
+echo '!hist:keys=n.buckets=10:vals=hitcount,n.percent' >> $T/trigger
+# A full table: 128 entries, the rest dropped and counted.
+echo 'hist:keys=n:size=128' > $T/trigger
+i=0; while [ $i -lt 200 ]; do echo $i; i=$((i + 1)); done > /tmp/h.n
+while read v; do echo $v > /sys/kernel/debug/kmark_test/call; done < /tmp/h.n
+# As ftrace's tracing_map: Hits counts what went in, Dropped what did not.
+expect_eq "size=128: 128 entries, 72 hits dropped (counted, not lost silently)" \
+	"$(tot $T/hist Entries) $(tot $T/hist Dropped) $(tot $T/hist Hits)" "128 72 128"
+echo '!hist:keys=n:size=128' >> $T/trigger
+echo > $K/kprobe_events
+rmmod kmark_test
+
+# common_stacktrace as a key.
+echo 'hist:keys=common_stacktrace' > $S/trigger
+kmark-testprog sync 2
+check "a stacktrace key prints its frames, ksys_sync among them" \
+	sh -c "grep -q '^{ common_stacktrace:' $S/hist && grep -q ksys_sync $S/hist"
+echo '!hist:keys=common_stacktrace' >> $S/trigger
+
+# Errors, as ftrace words them where it has the case.
+check_error "an unknown field" events/syscalls/sys_sync/trigger '^hist:keys=nosuch' "Couldn't find field"
+check_error "no keys" events/syscalls/sys_sync/trigger '^hist:vals=hitcount' "hist needs keys="
+check_error "an unknown modifier" events/kmark/tracing_mark_write/trigger '^hist:keys=buf.frob' "Unknown modifier: hex, sym, sym-offset, execname, log2, buckets=N, usecs, percent, graph"
+check_error "a modifier a string cannot take" events/kmark/tracing_mark_write/trigger '^hist:keys=buf.log2' "A string takes no modifier"
+expect_eq "failed writes left no trigger" "$(grep -c '^hist:' $S/trigger $M/trigger | cut -d: -f2 | tr '\n' ' ')" "0 0 "
+
+# histogram.rst's wakeup_latency, on kmark's sched markers.
+echo 'wakeup_latency u64 lat; pid_t pid; char comm[16]' > $K/synthetic_events
+expect_eq "synthetic_events lists the definition" "$(cat $K/synthetic_events)" \
+	"wakeup_latency u64 lat; pid_t pid; char comm[16]"
+check "the synthetic event has ftrace's files" \
+	sh -c "[ -e $E/synthetic/wakeup_latency/format ] && grep -q 'field:u64 lat\|field:unsigned long long lat' $E/synthetic/wakeup_latency/format"
+W=$E/sched/sched_wakeup
+SW=$E/sched/sched_switch
+echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"' > $W/trigger
+echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(wakeup_latency,$wakeup_lat,next_pid,next_comm):onmax($wakeup_lat).save(next_comm,prev_pid) if next_comm == "kmpong"' > $SW/trigger
+echo 'hist:keys=pid,lat:sort=pid,lat' > $E/synthetic/wakeup_latency/trigger
+echo synthetic:wakeup_latency > $K/set_event
+echo > $K/trace
+kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null
+hits=$(tot $E/synthetic/wakeup_latency/hist Hits)
+diag "wakeup_latency hits: $hits; $(grep -c 'wakeup_latency: ' $K/trace) in trace"
+check "onmatch fired the synthetic event for kmpong's wakeups (100 or more)" [ "${hits:-0}" -ge 100 ]
+check "it is recorded like any event: lat, pid, comm=kmpong" \
+	grep -qE 'wakeup_latency: lat=[0-9]+ pid=[0-9]+ comm=kmpong$' $K/trace
+check "onmax saved the largest latency with next_comm" \
+	sh -c "grep -qE '^	max: +[0-9]+  next_comm: kmpong' $SW/hist"
+check_error "a hist whose variables another reads cannot go" events/sched/sched_wakeup/trigger \
+	'^!hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"' \
+	"A hist reads this hist's variables: remove it first" "Device or resource busy"
+# Each removal must succeed; on failure, which one and why.
+undo() {
+	for step in "$@"; do
+		eval "$step" && continue
+		diag "failed: $step"
+		diag "$(tail -3 $K/error_log)"
+		return 1
+	done
+}
+check "the removals, in order, each succeed" undo \
+	'echo > $K/set_event' \
+	'echo '\''!hist:keys=pid,lat:sort=pid,lat'\'' >> $E/synthetic/wakeup_latency/trigger' \
+	'echo '\''!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(wakeup_latency,$wakeup_lat,next_pid,next_comm):onmax($wakeup_lat).save(next_comm,prev_pid) if next_comm == "kmpong"'\'' >> $SW/trigger' \
+	'echo '\''!hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"'\'' >> $W/trigger' \
+	'echo '\''!wakeup_latency'\'' >> $K/synthetic_events'
+check "all of it removed: no trigger, no synthetic event" \
+	sh -c "! grep -q '^hist:' $W/trigger $SW/trigger && [ -z \"$(cat $K/synthetic_events)\" ] && [ ! -e $E/synthetic ]"
+reset_kmark

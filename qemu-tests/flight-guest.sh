@@ -62,10 +62,11 @@ mark() { echo "FLIGHT-$1 pid=$$" > $I/trace_marker; }
 finish() {
 	echo "KMARK-FLIGHT-END $phase"
 	sync
-	kmark-testprog outb 0xf4 0
+	[ -d $KT ] || insmod $mod
+	echo 0 > $KT/qemu_exit
 	sleep 10
 	echo "FLIGHT not ok - $phase: isa-debug-exit did not end QEMU"
-	reboot -f
+	poweroff -f
 }
 # refused FILE VALUE ERRNO-TEXT: the write fails with that error.
 refused() {

@@ -47,8 +47,6 @@
  *                     success as a run without failures leaves it; an
  *                     error must come from the failed allocation. Prints
  *                     "ok FAILS of N" or "bad N: why"
- *   outb PORT VALUE   write VALUE to I/O port PORT (ioperm): QEMU's
- *                     isa-debug-exit ends the run, whatever reboot does
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,7 +57,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
-#include <sys/io.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -687,18 +684,10 @@ int main(int argc, char **argv)
 		return latency(argv[2], atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "names"))
 		return names(atoi(argv[2]), argv[3]);
-	if (argc >= 4 && !strcmp(argv[1], "outb")) {
-		unsigned long port = strtoul(argv[2], NULL, 0);
-
-		if (ioperm(port, 1, 1))
-			return perror("ioperm"), 1;
-		outb((unsigned char)strtoul(argv[3], NULL, 0), port);
-		return 0;
-	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
 			"       drain FILE | sync N | time CMD... | reread FILE | rawdump FILE |\n"
-			"       latency FILE N | names N FILE | outb PORT VALUE |\n"
+			"       latency FILE N | names N FILE |\n"
 			"       failnth N OP ARGS\n");
 		return 2;
 	}

@@ -17,8 +17,12 @@
  *   crash    write oops, bug, panic or warn: fires the marker
  *            kmark_test:crash_request (what=...), then a NULL pointer
  *            write, BUG(), panic() or WARN() (the flight recorder's tests)
+ *   qemu_exit  write N: N to I/O port 0xf4, where QEMU's isa-debug-exit
+ *            device (when the test gave it) ends QEMU with status
+ *            N * 2 + 1; kernels without ioperm() have no other way
  */
 #include <linux/debugfs.h>
+#include <linux/io.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
@@ -133,6 +137,25 @@ static const struct file_operations kmark_test_crash_fops = {
 	.write = kmark_test_crash_write,
 };
 
+static ssize_t kmark_test_qemu_exit_write(struct file *file,
+					  const char __user *ubuf, size_t cnt,
+					  loff_t *ppos)
+{
+	u8 val;
+	int ret = kstrtou8_from_user(ubuf, cnt, 0, &val);
+
+	if (ret)
+		return ret;
+#ifdef CONFIG_X86
+	outb(val, 0xf4);
+#endif
+	return cnt;
+}
+
+static const struct file_operations kmark_test_qemu_exit_fops = {
+	.write = kmark_test_qemu_exit_write,
+};
+
 static int kmark_test_hits_show(struct seq_file *s, void *v)
 {
 	seq_printf(s, "%ld\n", atomic_long_read(&kmark_test_hits));
@@ -188,6 +211,8 @@ static int __init kmark_test_init(void)
 			    &kmark_test_switch_fops);
 	debugfs_create_file("crash", 0200, kmark_test_dir, NULL,
 			    &kmark_test_crash_fops);
+	debugfs_create_file("qemu_exit", 0200, kmark_test_dir, NULL,
+			    &kmark_test_qemu_exit_fops);
 	return 0;
 }
 

@@ -295,8 +295,8 @@ struct kmark_flight_hdr {
 	struct kmark_flight_id id;
 	s64 boot_real_s;	/* when that boot started (UTC seconds) */
 	u64 start_ns;		/* when it started recording (boot clock) */
-	u32 nr_notes;		/* notes written; past the slots, the last
-				 * slot holds the latest */
+	/* Notes written; past the slots, the last slot holds the latest. */
+	u32 nr_notes;
 	u32 evtab_used;		/* bytes of the event table in use */
 	struct kmark_flight_note notes[KMARK_FLIGHT_NOTES];
 };
@@ -473,7 +473,7 @@ static int kmark_flight_check(struct kmark_flight *f, const char **why)
 	    id->comm_off != want->comm_off ||
 	    id->evtab_off != want->evtab_off ||
 	    id->evtab_size != want->evtab_size) {
-		*why = "the trace was recorded by a kmark with another layout (another kernel build)";
+		*why = "recorded by a kmark with another layout (another kernel build)";
 		ret = KMARK_PREV_OTHER;
 	} else if (memcmp(id->banner, want->banner, sizeof(id->banner))) {
 		*why = "the trace was recorded by another kernel build";
@@ -962,6 +962,8 @@ static struct kmark_ghost *kmark_ghost_make(const u8 *p, unsigned int len)
 	}
 	return g;
 bad:
+	pr_info("the previous boot's event %s:%s (id %u) does not check: its records show as unknown\n",
+		sys, name, ev->id);
 	if (IS_ERR(l))
 		g->m.layout = NULL;
 	kmark_ghost_free(g);
@@ -1034,6 +1036,7 @@ static void kmark_flight_note(u32 kind, const char *text)
 	n->uptime_ns = ktime_get_boot_fast_ns();
 	n->real_s = div_u64(ktime_get_real_fast_ns(), NSEC_PER_SEC);
 	strscpy(n->text, text, sizeof(n->text));
+	/* The note before its count: a reader trusts what the count covers. */
 	smp_wmb();
 	WRITE_ONCE(f->hdr->nr_notes, nr);
 }
@@ -1111,13 +1114,13 @@ static void kmark_dump_head(struct kmark_instance *inst, int only,
 	if (only >= 0)
 		snprintf(cpus, sizeof(cpus), "CPU %d", only);
 	if (max)
-		pr_emerg("kmark: dump of instance %s, %s, oldest first: the last %u events of each CPU, %lu older events left out (kernel.kmark_dump_lines)\n",
+		pr_emerg("dump of instance %s, %s, oldest first: the last %u events of each CPU, %lu older events left out (kernel.kmark_dump_lines)\n",
 			 name, cpus, max, left);
 	else
-		pr_emerg("kmark: dump of instance %s, %s, oldest first: every event\n",
+		pr_emerg("dump of instance %s, %s, oldest first: every event\n",
 			 name, cpus);
 	if (prev)
-		pr_emerg("kmark: (the previous boot's trace: this boot did not record in the instance)\n");
+		pr_emerg("(the previous boot's trace: this boot did not record in the instance)\n");
 }
 
 /* Consuming, as ftrace's dump: for ordinary instances. */
@@ -1237,6 +1240,7 @@ static struct kmark_instance *kmark_dump_target(const char *name)
 /* kmark_dump_on_oops: an oops or a panic (@kind, @why). Any context. */
 static void kmark_dump(u32 kind, const char *why)
 {
+	/* Pairs with kmark_dump_set(): the instance name before the mode. */
 	int mode = smp_load_acquire(&kmark_dump_mode), only = -1;
 	char name[KMARK_INSTANCE_NAME_MAX], line[KMARK_FLIGHT_NOTE_LEN];
 	struct kmark_instance *inst;
@@ -1246,11 +1250,11 @@ static void kmark_dump(u32 kind, const char *why)
 	if (mode == KMARK_DUMP_OFF)
 		return;
 	if (atomic_cmpxchg(&kmark_dump_busy, 0, 1)) {
-		pr_emerg("kmark: dump_on_oops: another CPU is dumping\n");
+		pr_emerg("dump_on_oops: another CPU is dumping\n");
 		return;
 	}
 	if (kmark_dump_done) {
-		pr_emerg("kmark: dump_on_oops: dumped already, at the first oops\n");
+		pr_emerg("dump_on_oops: dumped already, at the first oops\n");
 		goto out;
 	}
 	strscpy(name, kmark_dump_inst);
@@ -1258,7 +1262,7 @@ static void kmark_dump(u32 kind, const char *why)
 	inst = kmark_dump_target(name);
 	buf = inst ? READ_ONCE(inst->buffer) : NULL;
 	if (!buf) {
-		pr_emerg("kmark: dump_on_oops: %s '%s'\n",
+		pr_emerg("dump_on_oops: %s '%s'\n",
 			 inst ? "nothing recorded in instance" : "no instance", name);
 		goto unlock;
 	}
@@ -1276,7 +1280,7 @@ static void kmark_dump(u32 kind, const char *why)
 		done = 0;	/* no iterators: its trace is kept, not dumped */
 	else
 		done = kmark_dump_consume(inst, buf, only, NULL);
-	pr_emerg("kmark: end of dump: %lu events\n", done);
+	pr_emerg("end of dump: %lu events\n", done);
 	ring_buffer_record_enable(buf);
 unlock:
 	rcu_read_unlock();
@@ -1445,7 +1449,7 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 	switch (f->prev) {
 	case KMARK_PREV_VALID:
 		if (f->ghosts)
-			seq_printf(m, "previous boot: its trace is in this instance (trace, trace_pipe, per_cpu/cpuN/trace_pipe_raw); recording stays off until tracing_on is set, which clears it\n");
+			seq_puts(m, "previous boot: its trace is in this instance (trace, trace_pipe, per_cpu/cpuN/trace_pipe_raw); recording stays off until tracing_on is set, which clears it\n");
 		else
 			seq_printf(m, "previous boot: its trace was cleared %llu.%06lu s after this boot started, to record this boot\n",
 				   div_u64(f->cleared_ns, NSEC_PER_SEC),
@@ -1676,7 +1680,7 @@ static void __init kmark_flight_setup(struct kmark_flight *f)
 		f->old_entries = ring_buffer_entries(buf);
 		if (!f->old_entries) {
 			f->prev = KMARK_PREV_EMPTY;
-			f->why = "the buffer held no events (none recorded, or its pages did not check)";
+			f->why = "the buffer held no events (none, or its pages did not check)";
 		}
 	}
 	if (f->prev != KMARK_PREV_VALID) {

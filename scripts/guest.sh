@@ -71,9 +71,10 @@ guest() {
 			"${dats[@]}" > "$logdir/$flavour.dat" 2>&1 ;;
 	esac
 	# The flight recorder: boots that crash, reboot and find their trace
-	# again (qemu-tests/flight.py: seven boots in five QEMU runs).
+	# again (qemu-tests/flight.py: eight boots in six QEMU runs). x86_64
+	# only for now: i386 builds it but its boots are not checked yet.
 	rm -f "$logdir/$flavour"-flight.*
-	if [ -z "${KMARK_BOOT_SH:-}" ]; then
+	if [ -z "${KMARK_BOOT_SH:-}" ] && [ "$flavour" = x86_64 ]; then
 		python3 "$top/qemu-tests/flight.py" "$flavour" \
 			--logdir "$logdir/$flavour-flight" \
 			> "$logdir/$flavour-flight.result" 2> "$logdir/$flavour-flight.err"

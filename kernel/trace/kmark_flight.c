@@ -1191,7 +1191,11 @@ static unsigned long kmark_dump_iter(struct kmark_instance *inst,
 		ring_buffer_iter_reset(iters[cpu]);
 		skip = max && n > max ? n - max : 0;
 		left += skip;
-		while (skip--)
+		/*
+		 * As the count went: a peek steps over time extends and
+		 * padding, so each advance passes one event.
+		 */
+		while (skip-- && ring_buffer_iter_peek(iters[cpu], &t))
 			ring_buffer_iter_advance(iters[cpu]);
 	}
 	kmark_dump_head(inst, only, max, left, prev);

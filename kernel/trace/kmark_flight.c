@@ -143,18 +143,16 @@ static int kmark_dump_set(const char *val)
 	WRITE_ONCE(kmark_dump_mode, KMARK_DUMP_OFF);
 	strscpy(kmark_dump_inst, name);
 	strscpy(kmark_dump_on_oops, *val ? val : "0");
+	/* The name before the mode: kmark_dump() reads the mode first. */
 	smp_store_release(&kmark_dump_mode, mode);
 	return 0;
 }
 
 static int __init kmark_dump_on_oops_setup(char *str)
 {
-	if (*str == '=')
-		str++;
-	else if (*str)
+	if (*str && *str != '=')
 		return 0;	/* another parameter that starts so */
-	else
-		str = "1";
+	str = *str ? str + 1 : "1";
 	if (kmark_dump_set(str))
 		pr_warn("kmark_dump_on_oops=%s: use 1, orig_cpu, INSTANCE or INSTANCE=orig_cpu\n",
 			str);
@@ -284,8 +282,10 @@ struct kmark_flight_note {
 	char text[KMARK_FLIGHT_NOTE_LEN];
 };
 
-enum { KMARK_NOTE_WARNING, KMARK_NOTE_OOPS, KMARK_NOTE_PANIC,
-       KMARK_NOTE_REBOOT, KMARK_NR_NOTE_KINDS };
+enum {
+	KMARK_NOTE_WARNING, KMARK_NOTE_OOPS, KMARK_NOTE_PANIC,
+	KMARK_NOTE_REBOOT, KMARK_NR_NOTE_KINDS
+};
 
 static const char * const kmark_note_kinds[KMARK_NR_NOTE_KINDS] = {
 	"warning", "oops", "panic", "reboot",

@@ -3011,6 +3011,11 @@ static void do_write(void)
 					q++;
 				v = strtoul(q, NULL, 10);
 
+				/* a traceoff/traceon trigger may fire before we read */
+				if (has_triggers(f->inst)) {
+					check_skip(C_EFFECT, "tracing_on with triggers set");
+					break;
+				}
 				if (read_file(f->rel, &got, 64) > 0 &&
 				    atoi(got.p) != (v != 0)) {
 					esc(b.p, b.n, d, sizeof(d));

@@ -35,6 +35,14 @@ ALLOWED = [
     # The single-CPU kernel has no CPU to leave out of the mask.
     ('i386', '27-cpumask.*', r'^one CPU: nothing to leave out$',
      'make run ARCH=i386 and FLAVOURS=i386 boot one vCPU'),
+    # At confidentiality no kprobe can be defined: the integrity boot arms.
+    ('x86_64-lockdown-confidentiality', '20-kprobe-arm.*',
+     r'^lockdown is confidentiality: no kprobe can be defined',
+     'the integrity boot defines the probe and raises the level'),
+    # x86_64 is also the bench kernel: no kmemleak. The fuzzer's leak
+    # check runs on the stress kernels.
+    ('x86_64', '30-fuzz.kmemleak', r'^this kernel has no kmemleak$',
+     'x86_64 is the bench kernel (no kmemleak); i386-stress has it'),
     # 85-trace-dat's "owners" recording has no sched events by design.
     ('*', 'owners: *', r'^no sched_switch( or sched_wakeup)? events$',
      'the recording without sched events has none for the sched plugins'),

@@ -29,6 +29,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 INFO_TAG=CHECK
 FLAVOURS=${FLAVOURS:-${ARCHES:-x86_64 i386-stress}}
 start=$(date +%s)
+export KMARK_T0=$start
 
 "$top/scripts/setup.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 

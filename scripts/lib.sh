@@ -10,7 +10,16 @@ SRC=$BUILD/linux
 # One job more than CPUs: a compile waiting on the disk or make leaves none idle.
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 
-info() { printf '  %-8s %s\n' "${INFO_TAG:-KMARK}" "$*" >&2; }
+# Under make check (KMARK_T0 set), each line says when it came: the
+# seconds since the check began, so a slow step shows in the log.
+info() {
+	if [ -n "${KMARK_T0:-}" ]; then
+		printf '  %-8s %s  [+%ss]\n' "${INFO_TAG:-KMARK}" "$*" \
+			"$(( $(date +%s) - KMARK_T0 ))" >&2
+	else
+		printf '  %-8s %s\n' "${INFO_TAG:-KMARK}" "$*" >&2
+	fi
+}
 die() { printf 'kmark: error: %s\n' "$*" >&2; exit 1; }
 
 # Kernel ARCH= and the output folder for our ARCH names.

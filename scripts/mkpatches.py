@@ -436,8 +436,8 @@ ACCEPTED = [
      "ftrace_dump() does: pr_emerg() would put pr_fmt's prefix in front "
      "of each"),
     (r'ERROR:COMPLEX_MACRO', 1,
-     "for_each_read_cpu()/for_each_dump_cpu() are for_each_possible_cpu() "
-     "with an if, as the kernel's own for_each_*() iterators are written"),
+     "for_each_dump_cpu() is for_each_possible_cpu() with an if, as the "
+     "kernel's own for_each_*() iterators are written"),
 ]
 
 

@@ -331,13 +331,13 @@ const char *kmark_arg_str(const struct kmark_marker *marker, const void *args,
 /* The name must still be one (not empty); the arguments are type-checked. */
 #define __kmark_0(_sys, _name, fmt)					\
 do {									\
-	BUILD_BUG_ON(sizeof(#_name) < 2);				\
+	BUILD_BUG_ON(sizeof(#_sys) < 1 || sizeof(#_name) < 2);		\
 	__kmark_format_check(fmt);					\
 } while (0)
 
 #define __kmark_1(_sys, _name, fmt, ...)				\
 do {									\
-	BUILD_BUG_ON(sizeof(#_name) < 2);				\
+	BUILD_BUG_ON(sizeof(#_sys) < 1 || sizeof(#_name) < 2);		\
 	__kmark_format_check(fmt, __kmark_map(__kmark_check, __VA_ARGS__)); \
 } while (0)
 

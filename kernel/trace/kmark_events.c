@@ -45,6 +45,10 @@
 
 #include "kmark_internal.h"
 
+/* set_event's word for the old layout's "vmlinux:NAME". */
+#define KMARK_ERR_VMLINUX \
+	"The kernel's markers have systems now: sched:sched_switch, syscalls:sys_sync (see available_events)"
+
 /**
  * struct kmark_subsys - events/SYS/ of one instance
  * @list:	in its instance's @systems
@@ -303,6 +307,7 @@ static void kmark_subsys_rmdir(struct kmark_subsys *sys)
 static struct kmark_subsys *kmark_subsys_get(struct kmark_instance *inst,
 					     const char *name)
 {
+	size_t len = strlen(name) + 1;
 	struct kmark_subsys *sys;
 
 	lockdep_assert_held(&kmark_mutex);
@@ -312,10 +317,10 @@ static struct kmark_subsys *kmark_subsys_get(struct kmark_instance *inst,
 			return sys;
 		}
 	}
-	sys = kzalloc(struct_size(sys, name, strlen(name) + 1), GFP_KERNEL);
+	sys = kzalloc(struct_size(sys, name, len), GFP_KERNEL);
 	if (!sys)
 		return NULL;
-	strcpy(sys->name, name);
+	memcpy(sys->name, name, len);
 	sys->inst = inst;
 	if (kmark_subsys_mkdir(sys)) {
 		kfree(sys);
@@ -1387,7 +1392,7 @@ int kmark_set_event_parse(const char *buf, const char * const *systems,
 		}
 		if (!any && kmark_tok_system_known(tok, systems, nr)) {
 			*err = str_has_prefix(tok, "vmlinux:") ?
-			       "The kernel's markers have systems now: sched:sched_switch, syscalls:sys_sync (see available_events)" :
+			       KMARK_ERR_VMLINUX :
 			       "Unknown event (see available_events)";
 			return -EINVAL;
 		}

@@ -788,17 +788,25 @@ static ssize_t kmark_cpumask_write(struct file *file, const char __user *ubuf,
 {
 	struct kmark_instance *inst = file->private_data;
 	cpumask_var_t mask, old;
+	char *cmd;
 	int ret;
 
+	cmd = kmark_get_cmd(inst, ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	ret = -ENOMEM;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return -ENOMEM;
+		goto out_cmd;
 	if (!zalloc_cpumask_var(&old, GFP_KERNEL)) {
 		free_cpumask_var(mask);
-		return -ENOMEM;
+		goto out_cmd;
 	}
-	ret = cpumask_parse_user(ubuf, cnt, mask);
+	ret = cpumask_parse(strim(cmd), mask);
 	if (ret) {
-		kmark_log_err(inst, "tracing_cpumask", 0,
+		/* EOVERFLOW (a CPU past nr_cpu_ids) stays: it says why. */
+		if (ret != -EOVERFLOW)
+			ret = -EINVAL;
+		kmark_log_err(inst, strim(cmd), 0,
 			      "tracing_cpumask takes a hex CPU mask (3: CPUs 0 and 1)");
 		goto out;
 	}
@@ -812,6 +820,8 @@ static ssize_t kmark_cpumask_write(struct file *file, const char __user *ubuf,
 out:
 	free_cpumask_var(mask);
 	free_cpumask_var(old);
+out_cmd:
+	kfree(cmd);
 	return ret;
 }
 

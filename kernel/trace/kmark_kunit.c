@@ -1403,21 +1403,21 @@ static void kmark_test_filter_deep(struct kunit *test)
 	text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	memset(text, '!', 4000);
-	strcpy(text + 4000, "nosuch == 1");
+	strscpy(text + 4000, "nosuch == 1", PAGE_SIZE - 4000);
 	f = kmark_filter_compile(m->layout, text, &err, &pos);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
 	if (IS_ERR(f)) {
 		KUNIT_EXPECT_STREQ(test, err, "Field not found");
 		KUNIT_EXPECT_EQ(test, pos, 4000U);
 	}
-	strcpy(text + 4000, "a == 1");
+	strscpy(text + 4000, "a == 1", PAGE_SIZE - 4000);
 	f = kmark_filter_compile(m->layout, text, &err, &pos);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s at %u", IS_ERR(f) ? err : "", pos);
 	kmark_filter_free(f);
 	/* "!(" 2000 times: the parens' depth limit. */
 	for (i = 0; i < 2000; i++)
 		memcpy(text + 2 * i, "!(", 2);
-	strcpy(text + 4000, "a == 1");
+	strscpy(text + 4000, "a == 1", PAGE_SIZE - 4000);
 	f = kmark_filter_compile(m->layout, text, &err, &pos);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
 	if (!IS_ERR(f))

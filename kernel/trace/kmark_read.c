@@ -51,8 +51,7 @@ static unsigned long kmark_new_drops(struct kmark_instance *inst, int cpu)
 
 /* The CPUs a reader of @only (-1: all) looks at. */
 #define for_each_read_cpu(cpu, only)					\
-	for_each_possible_cpu(cpu)					\
-		if ((only) < 0 || (cpu) == (only))
+	for_each_cpu(cpu, (only) < 0 ? cpu_possible_mask : cpumask_of(only))
 
 /*
  * Render and consume events, oldest first across CPUs (or of CPU @only),
@@ -503,12 +502,22 @@ static int kmark_snapshot_open(struct inode *inode, struct file *file)
 	return __kmark_trace_open(inode, file, true);
 }
 
+/* The snapshot file's instance: a reader's iterator holds it. */
+static struct kmark_instance *kmark_snapshot_inst(struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct kmark_trace_iter *iter;
+
+	if (!(file->f_mode & FMODE_READ))
+		return file->private_data;
+	iter = m->private;
+	return iter->inst;
+}
+
 static ssize_t kmark_snapshot_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
-	struct kmark_instance *inst = file->f_mode & FMODE_READ ?
-		((struct kmark_trace_iter *)((struct seq_file *)file->private_data)->private)->inst :
-		file->private_data;
+	struct kmark_instance *inst = kmark_snapshot_inst(file);
 	unsigned long val;
 	int ret;
 

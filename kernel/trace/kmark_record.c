@@ -357,6 +357,7 @@ void kmark_comms_show_table(struct seq_file *m)
 	if (!t)
 		return;
 	for (idx = 0; idx < KMARK_COMM_IDS; idx++) {
+		/* pairs with the release that publishes a slot's name */
 		tag = smp_load_acquire(&t->slots[idx].tag);
 		if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY)
 			continue;
@@ -1017,12 +1018,20 @@ NOKPROBE_SYMBOL(kmark_own_frame);
  *
  * Return: how many were saved.
  */
+/*
+ * The whole stack as the unwinder sees it, per CPU and context level: with
+ * UNWINDER_GUESS the stale addresses of kmark's own code can fill many
+ * slots before the caller's first frame.
+ */
+#define KMARK_STACK_SCAN	64
+static DEFINE_PER_CPU(unsigned long [4][KMARK_STACK_SCAN], kmark_stack_scan);
+
 unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 {
-	unsigned long all[KMARK_STACK_DEPTH + 8];
+	unsigned long *all = this_cpu_ptr(kmark_stack_scan)[interrupt_context_level()];
 	unsigned int n, first = 0;
 
-	n = stack_trace_save(all, min_t(unsigned int, max + 8, ARRAY_SIZE(all)), 0);
+	n = stack_trace_save(all, KMARK_STACK_SCAN, 0);
 	while (first < n && kmark_own_frame(all[first]))
 		first++;
 	n = min(n - first, max);

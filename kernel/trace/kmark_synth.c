@@ -329,27 +329,71 @@ fail:
 }
 
 /* Add or remove one definition. Under kmark_mutex. */
-static int kmark_synth_run(char *line, const char **err, unsigned int *pos)
+static bool kmark_synth_busy(struct kmark_marker *m)
+{
+	return kmark_marker_recording(m) || to_synth(m)->users;
+}
+
+static void kmark_synth_remove(struct kmark_marker *m)
+{
+	kmark_event_files_remove(m);
+	kmark_dynamic_unlink(m);
+	/* Renderers may still hold it by its id. */
+	synchronize_rcu();
+	kmark_synth_free(to_synth(m));
+}
+
+/* Some synthetic event is enabled or used: "> synthetic_events" fails. */
+static bool kmark_synth_any_busy(void)
+{
+	struct kmark_marker *m;
+
+	list_for_each_entry(m, &kmark_markers, list)
+		if (m->ops == &kmark_synth_ops && kmark_synth_busy(m))
+			return true;
+	return false;
+}
+
+/* All synthetic events but @keep go (none may be busy: checked before). */
+static void kmark_synth_truncate(struct kmark_marker *keep)
+{
+	struct kmark_marker *m, *n;
+
+	list_for_each_entry_safe(m, n, &kmark_markers, list)
+		if (m->ops == &kmark_synth_ops && m != keep)
+			kmark_synth_remove(m);
+}
+
+#define KMARK_SYNTH_BUSY_ALL "Some synthetic events are enabled or used by hist actions"
+
+/*
+ * One command. @truncate: the file was opened with O_TRUNC and this is its
+ * first command, so the events there before go too, but only if the
+ * command succeeds: a failed write changes nothing.
+ */
+static int kmark_synth_run(char *line, bool truncate, const char **err,
+			   unsigned int *pos)
 {
 	struct kmark_synth *sy;
-	struct kmark_marker *m;
+	struct kmark_marker *m, *old = NULL;
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
 	*pos = 0;
+	*err = KMARK_SYNTH_BUSY_ALL;
+	if (truncate && kmark_synth_any_busy())
+		return -EBUSY;
 	if (*line == '!') {
 		m = kmark_synth_find(strim(line + 1));
 		*err = "No such synthetic event";
 		if (!m)
 			return -ENOENT;
 		*err = "The synthetic event is enabled or a hist action uses it";
-		if (kmark_marker_recording(m) || to_synth(m)->users)
+		if (kmark_synth_busy(m))
 			return -EBUSY;
-		kmark_event_files_remove(m);
-		kmark_dynamic_unlink(m);
-		/* Renderers may still hold it by its id. */
-		synchronize_rcu();
-		kmark_synth_free(to_synth(m));
+		kmark_synth_remove(m);
+		if (truncate)
+			kmark_synth_truncate(NULL);
 		return 0;
 	}
 	sy = kmark_synth_parse(line, err, pos);
@@ -357,12 +401,21 @@ static int kmark_synth_run(char *line, const char **err, unsigned int *pos)
 		return PTR_ERR(sy);
 	ret = -EEXIST;
 	*err = "An event of that name exists";
-	if (kmark_find_marker(KMARK_SYNTH_SYSTEM, sy->marker.name))
+	m = kmark_find_marker(KMARK_SYNTH_SYSTEM, sy->marker.name);
+	if (m && !(truncate && m->ops == &kmark_synth_ops))
 		goto fail;
+	old = m;
 	ret = kmark_dynamic_alloc_id(&sy->marker);
 	*err = "No event id left";
 	if (ret)
 		goto fail;
+	/*
+	 * The same name again after "> synthetic_events": the old one goes
+	 * first (were the new one's files to fail then, only out of memory,
+	 * the old would be gone).
+	 */
+	if (old)
+		kmark_synth_truncate(NULL);
 	kmark_dynamic_link(&sy->marker);
 	ret = kmark_event_files_add(&sy->marker);
 	if (ret) {
@@ -371,6 +424,8 @@ static int kmark_synth_run(char *line, const char **err, unsigned int *pos)
 		synchronize_rcu();
 		goto fail;
 	}
+	if (truncate && !old)
+		kmark_synth_truncate(&sy->marker);
 	return 0;
 fail:
 	kmark_synth_free(sy);
@@ -395,73 +450,113 @@ static const struct seq_operations kmark_synth_seq_ops = {
 	.show = kmark_synth_show_line,
 };
 
+/*
+ * Per open file. Opening with O_TRUNC fails at once when some synthetic
+ * event is busy (ftrace's habit), but clears only with the first command
+ * that succeeds, or at close when nothing was written: a failed write
+ * changes nothing.
+ */
+struct kmark_synth_file {
+	bool truncate_pending;
+	bool failed;
+};
+
+static struct kmark_synth_file *kmark_synth_sf(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
 static int kmark_synth_open(struct inode *inode, struct file *file)
 {
+	struct kmark_synth_file *sf;
 	int ret = kmark_open_check();
 
 	if (ret)
 		return ret;
-	/* "> synthetic_events" removes the unused ones, as ftrace does. */
+	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
+	if (!sf)
+		return -ENOMEM;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		struct kmark_marker *m, *n;
-
 		mutex_lock(&kmark_mutex);
-		list_for_each_entry_safe(m, n, &kmark_markers, list) {
-			if (m->ops != &kmark_synth_ops)
-				continue;
-			if (kmark_marker_recording(m) || to_synth(m)->users) {
-				ret = -EBUSY;
-				continue;
-			}
-			kmark_event_files_remove(m);
-			kmark_dynamic_unlink(m);
-			synchronize_rcu();
-			kmark_synth_free(to_synth(m));
-		}
+		ret = kmark_synth_any_busy() ? -EBUSY : 0;
+		if (ret)
+			kmark_log_err(kmark_top_inst, "> synthetic_events", 0,
+				      KMARK_SYNTH_BUSY_ALL);
 		mutex_unlock(&kmark_mutex);
 		if (ret) {
-			kmark_log_err(kmark_top_inst, "> synthetic_events", 0,
-				      "Some synthetic events are enabled or used by hist actions");
+			kfree(sf);
 			return ret;
 		}
+		sf->truncate_pending = true;
 	}
-	if (file->f_mode & FMODE_READ)
-		return seq_open(file, &kmark_synth_seq_ops);
+	if (file->f_mode & FMODE_READ) {
+		ret = seq_open(file, &kmark_synth_seq_ops);
+		if (ret) {
+			kfree(sf);
+			return ret;
+		}
+		((struct seq_file *)file->private_data)->private = sf;
+	} else {
+		file->private_data = sf;
+	}
 	return 0;
 }
 
 static ssize_t kmark_synth_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
+	struct kmark_synth_file *sf = kmark_synth_sf(file);
 	unsigned int pos = 0;
 	const char *err = "Failed";
 	char *cmd, *line, *copy;
 	int ret;
 
 	cmd = kmark_get_cmd(kmark_top_inst, ubuf, cnt);
-	if (IS_ERR(cmd))
+	if (IS_ERR(cmd)) {
+		sf->failed = true;
 		return PTR_ERR(cmd);
+	}
 	line = strim(cmd);
 	copy = kstrdup(line, GFP_KERNEL);
 	if (!copy) {
 		kfree(cmd);
+		sf->failed = true;
 		return -ENOMEM;
 	}
 	mutex_lock(&kmark_mutex);
-	ret = *line ? kmark_synth_run(line, &err, &pos) : 0;
+	ret = *line ? kmark_synth_run(line, sf->truncate_pending, &err, &pos) : 0;
 	if (ret)
 		kmark_log_err(kmark_top_inst, copy, pos, err);
+	else if (*line)
+		sf->truncate_pending = false;
 	mutex_unlock(&kmark_mutex);
 	kfree(copy);
 	kfree(cmd);
-	if (ret)
+	if (ret) {
+		sf->failed = true;
 		return ret;
+	}
 	*ppos += cnt;
 	return cnt;
 }
 
 static int kmark_synth_release(struct inode *inode, struct file *file)
 {
+	struct kmark_synth_file *sf = kmark_synth_sf(file);
+
+	/* "> synthetic_events" with nothing written: remove them all. */
+	if (sf->truncate_pending && !sf->failed) {
+		mutex_lock(&kmark_mutex);
+		if (kmark_synth_any_busy())
+			kmark_log_err(kmark_top_inst, "> synthetic_events", 0,
+				      KMARK_SYNTH_BUSY_ALL);
+		else
+			kmark_synth_truncate(NULL);
+		mutex_unlock(&kmark_mutex);
+	}
+	kfree(sf);
 	if (file->f_mode & FMODE_READ)
 		return seq_release(inode, file);
 	return 0;

@@ -54,6 +54,9 @@ static const struct kmark_trigger_cmd *kmark_trigger_cmds[] = {
 #endif
 };
 
+#define KMARK_ERR_TRIGGER \
+	"Unknown trigger: traceon, traceoff, snapshot, stacktrace, enable_event, disable_event or hist"
+
 /* --- firing --------------------------------------------------------------- */
 
 /*
@@ -397,7 +400,7 @@ static struct kmark_trigger *kmark_trigger_parse(struct kmark_event_file *file,
 		if (!strcmp(word, kmark_trigger_cmds[i]->name))
 			c = kmark_trigger_cmds[i];
 	if (!c) {
-		*err = "Unknown trigger: traceon, traceoff, snapshot, stacktrace, enable_event, disable_event or hist";
+		*err = KMARK_ERR_TRIGGER;
 		*pos = *remove;
 		return ERR_PTR(-EINVAL);
 	}

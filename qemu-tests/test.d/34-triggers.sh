@@ -83,8 +83,19 @@ echo stacktrace > $S/trigger
 kmark-testprog sync 1
 check "the stacktrace trigger records a <stack trace> through ksys_sync" \
 	sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+# The first frame of each stack: the unwinder (UNWINDER_GUESS on x86_64)
+# may show stale addresses of kmark's code deeper down, as ftrace's does.
+own_first() {
+	f=$(awk '/kernel_stack: <stack trace>/ { getline; print }' $K/trace)
+	[ -n "$f" ] || { diag "no stack in the trace"; return 0; }
+	if echo "$f" | grep -qE '^ => (__)?(kmark_|kprobe_|do_int3|exc_int3)'; then
+		diag "$(grep -A 6 'kernel_stack: <stack trace>' $K/trace)"
+		return 0
+	fi
+	return 1
+}
 check "the stack starts at the event's caller: no frame of kmark's own" \
-	sh -c "! grep -qE '^ => (__)?kmark_' $K/trace"
+	eval '! own_first'
 echo '!stacktrace' >> $S/trigger
 echo > $K/trace
 echo sys_sync > $K/set_event
@@ -94,7 +105,7 @@ echo 0 > $K/options/stacktrace
 kmark-testprog sync 1
 expect_eq "options/stacktrace: a stack after each event while it is 1" \
 	"$(grep -c ' sys_sync:' $K/trace) $(grep -c 'kernel_stack: <stack trace>' $K/trace)" "2 1"
-check "and no frame of kmark's own in it" sh -c "! grep -qE '^ => (__)?kmark_' $K/trace"
+check "and it starts at the event's caller too" eval '! own_first'
 echo > $K/set_event
 
 # A kprobe event's trigger, and an instance's.

@@ -86,6 +86,10 @@ expect_eq "synthetic_events lists the definition" "$(cat $K/synthetic_events)" \
 	"wakeup_latency u64 lat; pid_t pid; char comm[16]"
 check "the synthetic event has ftrace's files" \
 	sh -c "[ -e $E/synthetic/wakeup_latency/format ] && grep -q 'field:u64 lat\|field:unsigned long long lat' $E/synthetic/wakeup_latency/format"
+# '>' clears synthetic_events only with a command that succeeds.
+echo 'other u64 x; nosuchtype y' > $K/synthetic_events 2>/dev/null
+expect_eq "a failed '>' write to synthetic_events removed nothing" \
+	"$(cat $K/synthetic_events)" "wakeup_latency u64 lat; pid_t pid; char comm[16]"
 W=$E/sched/sched_wakeup
 SW=$E/sched/sched_switch
 echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"' > $W/trigger

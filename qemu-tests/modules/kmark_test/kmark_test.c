@@ -9,6 +9,9 @@
  *                    not fail there, whatever the allocator says)
  *   switch_check=1   attach a probe to sched_switch that checks the state
  *                    the marker promises its probes (see below)
+ *   call_at_load=N   call kmark_test_fn(N) once at load, after the probes
+ *                    waiting for the module were armed (debugfs' call file
+ *                    is refused under lockdown=confidentiality)
  *
  * Files in /sys/kernel/debug/kmark_test/:
  *   call     write N: calls kmark_test_fn(N), a target for kprobes
@@ -40,6 +43,10 @@ MODULE_PARM_DESC(probe, "marker to attach a counting probe to");
 static bool switch_check;
 module_param(switch_check, bool, 0400);
 MODULE_PARM_DESC(switch_check, "check sched_switch's promises to probes");
+
+static int call_at_load;
+module_param(call_at_load, int, 0400);
+MODULE_PARM_DESC(call_at_load, "call kmark_test_fn(N) once at load (0: no)");
 
 static struct dentry *kmark_test_dir;
 static atomic_long_t kmark_test_hits;
@@ -213,6 +220,8 @@ static int __init kmark_test_init(void)
 			    &kmark_test_crash_fops);
 	debugfs_create_file("qemu_exit", 0200, kmark_test_dir, NULL,
 			    &kmark_test_qemu_exit_fops);
+	if (call_at_load)
+		kmark_test_fn(call_at_load);
 	return 0;
 }
 

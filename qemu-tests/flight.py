@@ -314,7 +314,10 @@ def main():
                   phases == ['A1', 'A2', 'A3'], f'phases {phases}')
         res.check('A: it ended where it meant to (isa-debug-exit)',
                   rc == 1 and 'KMARK-FLIGHT-END A3' in lines, f'boot.sh {rc}')
-        a2 = segment(lines, r'^KMARK-FLIGHT-CRASH A2', r'^KMARK-FLIGHT-PHASE A3')
+        # Whole boots: a line the guest echoes just before it crashes can
+        # die in the tty's buffer when the oops panics (seen once), and
+        # one that does not panic may come out after the oops.
+        a2 = segment(lines, r'^KMARK-FLIGHT-PHASE A2', r'^KMARK-FLIGHT-PHASE A3')
         shown, left = check_dump(res, a2, 'A2 oops dump', 'flight', 'all CPUs', 20)
         found = [int(m.group(1)) for m in
                  (re.match(r'^FLIGHT # events in the previous trace: (\d+)', l)
@@ -326,7 +329,7 @@ def main():
         res.check('A2: the oops panicked (panic_on_oops) and the dump came once',
                   any('Kernel panic - not syncing: Fatal exception' in l for l in a2) and
                   any('kmark: dump_on_oops: dumped already' in l for l in a2))
-        a3 = segment(lines, r'^KMARK-FLIGHT-TOP-OOPS A3', r'^KMARK-FLIGHT-TOP-OOPS-DONE')
+        a3 = segment(lines, r'^KMARK-FLIGHT-PHASE A3', r'^KMARK-FLIGHT-END A3')
         check_dump(res, a3, 'A3 top oops dump', '(top)', 'CPU 1', 5, only_cpu=1)
         check_dat(res, lines, 'A2')
         bad = [l for l in lines if TROUBLE.search(l)]

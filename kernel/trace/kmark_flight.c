@@ -1427,6 +1427,15 @@ void kmark_flight_start(struct kmark_instance *inst)
 
 /* --- files: last_boot_info, last_boot/ ------------------------------------ */
 
+/* The microseconds of @ns past its second (no 64-bit '%': i386). */
+static unsigned long kmark_usecs(u64 ns)
+{
+	u32 rem;
+
+	div_u64_rem(ns, NSEC_PER_SEC, &rem);
+	return rem / 1000;
+}
+
 /* "WHAT at 12.345678 s (2025-01-31 12:00:00 UTC)" */
 static void kmark_print_time(struct seq_file *m, const char *what, s64 secs,
 			     u64 ns)
@@ -1457,7 +1466,7 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 		else
 			seq_printf(m, "previous boot: its trace was cleared %llu.%06lu s after this boot started, to record this boot\n",
 				   div_u64(f->cleared_ns, NSEC_PER_SEC),
-				   (unsigned long)(f->cleared_ns % NSEC_PER_SEC) / 1000);
+				   kmark_usecs(f->cleared_ns));
 		break;
 	case KMARK_PREV_OTHER:
 		seq_printf(m, "no previous trace: refused: %s; this kernel is:\n  %.*s\n",
@@ -1474,7 +1483,7 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 			   tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
 			   tm.tm_hour, tm.tm_min, tm.tm_sec,
 			   div_u64(h->start_ns, NSEC_PER_SEC),
-			   (unsigned long)(h->start_ns % NSEC_PER_SEC) / 1000);
+			   kmark_usecs(h->start_ns));
 		nr = min_t(u32, h->nr_notes, KMARK_FLIGHT_NOTES);
 		for (i = 0; i < nr; i++) {
 			const struct kmark_flight_note *n = &h->notes[i];

@@ -97,7 +97,8 @@ host_report() {
 report() {
 	local flavour=$1 f
 	for f in "$logdir/$flavour.result" "$logdir/$flavour.dat" \
-		 "$logdir/$flavour"-lockdown-*.result; do
+		 "$logdir/$flavour"-lockdown-*.result \
+		 "$logdir/$flavour-flight.result"; do
 		[ -f "$f" ] || continue
 		grep -v '^\[.*\] ok ' "$f" || true
 		count "$f" "$flavour $(basename "$f")"

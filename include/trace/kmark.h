@@ -410,4 +410,17 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
 #define __kmark_first(a, ...)	a
 #define __kmark_nonempty(...)	COUNT_ARGS(__VA_ARGS__)
 
+/*
+ * The flight recorder's hook in __warn() (kernel/panic.c), beside ftrace's
+ * disable_trace_on_warning(): kmark_traceoff_on_warning stops recording in
+ * every instance, and the boot-mapped instance notes the warning.
+ */
+#ifdef CONFIG_KMARK_FLIGHT
+void kmark_on_warning(const char *file, int line, void *caller);
+#else
+static inline void kmark_on_warning(const char *file, int line, void *caller)
+{
+}
+#endif
+
 #endif /* _TRACE_KMARK_H */

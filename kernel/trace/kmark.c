@@ -995,7 +995,7 @@ static int __init kmark_init(void)
 
 	mutex_lock(&kmark_mutex);
 	kmark_top_inst->live = true;
-	list_add(&kmark_top_inst->list, &kmark_instance_list);
+	list_add_rcu(&kmark_top_inst->list, &kmark_instance_list);
 	for (i = 0; i < n && !ret; i = j) {
 		for (j = i + 1; j < n; j++)
 			if (strcmp(sites[i]->system, sites[j]->system) ||

@@ -154,6 +154,9 @@ static int kmark_file_attach(struct kmark_event_file *file)
 	ret = kmark_buffer_ensure(file->inst);
 	if (ret)
 		return ret;
+	/* A boot-mapped instance keeps the layout of what it may record. */
+	if (unlikely(file->inst->flight))
+		kmark_flight_event_on(file);
 	if (m->ops && m->ops->enable)
 		ret = m->nr_attached ? 0 : m->ops->enable(m);
 	else if (!m->always_on)
@@ -463,8 +466,6 @@ void kmark_event_files_remove(struct kmark_marker *m)
  * kmark_mutex. Return: 0, or -ENOMEM (the caller removes the instance).
  */
 static const struct file_operations kmark_all_enable_fops;
-static const struct file_operations kmark_header_page_fops;
-static const struct file_operations kmark_header_event_fops;
 
 int kmark_events_create_files(struct kmark_instance *inst)
 {
@@ -1139,7 +1140,10 @@ static int kmark_header_event_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* A file of an instance read with single_open(): holds the instance. */
+/*
+ * A file of an instance read with single_open(): holds the instance. Not
+ * static: the flight recorder's last_boot/events/ has them too.
+ */
 #define KMARK_INST_SHOW_FOPS(_name)					\
 static int _name##_open(struct inode *inode, struct file *f)		\
 {									\
@@ -1153,7 +1157,7 @@ static int _name##_open(struct inode *inode, struct file *f)		\
 		kmark_inst_put(inst);					\
 	return ret;							\
 }									\
-static const struct file_operations _name##_fops = {			\
+const struct file_operations _name##_fops = {				\
 	.open = _name##_open,						\
 	.read = seq_read,						\
 	.llseek = seq_lseek,						\

@@ -475,6 +475,9 @@ static ssize_t kmark_tracing_on_write(struct file *file,
 				"tracing_on takes a number: 1 (on) or 0 (off)");
 	if (ret)
 		return ret;
+	/* A previous boot's trace is cleared first: the two never mix. */
+	if (val)
+		kmark_flight_start(inst);
 	WRITE_ONCE(inst->tracing_on, !!val);
 	*ppos += cnt;
 	return cnt;
@@ -519,6 +522,7 @@ static ssize_t kmark_buffer_kb_read(struct file *file, char __user *ubuf,
 static void kmark_log_resize_err(struct kmark_instance *inst, int ret)
 {
 	kmark_log_err(inst, "buffer_size_kb", 0,
+		      ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SIZE :
 		      ret == -EBUSY ?
 		      "The buffer is busy: a reader of trace holds it (close it and retry)" :
 		      ret == -ENOMEM ? "Could not resize the buffer: out of memory" :

@@ -177,8 +177,11 @@ static void kmark_inst_teardown(struct kmark_instance *inst)
 	kfree(inst);
 }
 
-/* Make instance @name. 0 or an error, with @err set. */
-static int kmark_inst_make(const char *name, const char **err)
+/*
+ * Make instance @name (mkdir, instances/new; kmark_flight.c's boot-mapped
+ * one). 0 or an error, with @err set.
+ */
+int kmark_inst_make(const char *name, const char **err)
 {
 	struct kmark_instance *inst;
 	int ret;
@@ -206,11 +209,11 @@ static int kmark_inst_make(const char *name, const char **err)
 	if (kmark_fs_dir(name, &kmark_instances_dir, &inst->dir))
 		goto fini;
 	spin_lock(&kmark_ref_lock);
-	list_add_tail(&inst->list, &kmark_instance_list);
+	list_add_tail_rcu(&inst->list, &kmark_instance_list);
 	spin_unlock(&kmark_ref_lock);
 	if (kmark_inst_create_files(inst)) {
 		spin_lock(&kmark_ref_lock);
-		list_del(&inst->list);
+		list_del_rcu(&inst->list);
 		spin_unlock(&kmark_ref_lock);
 		kmark_inst_teardown(inst);
 		mutex_unlock(&kmark_mutex);
@@ -238,6 +241,11 @@ static int kmark_inst_unmake(const char *name, const char **err)
 		*err = "No such instance";
 		return -ENOENT;
 	}
+	if (inst->flight) {
+		mutex_unlock(&kmark_mutex);
+		*err = "The boot-mapped instance (kmark_instance=) cannot be removed";
+		return -EPERM;
+	}
 	spin_lock(&kmark_ref_lock);
 	if (inst->ref) {
 		spin_unlock(&kmark_ref_lock);
@@ -246,7 +254,7 @@ static int kmark_inst_unmake(const char *name, const char **err)
 		return -EBUSY;
 	}
 	inst->live = false;
-	list_del(&inst->list);
+	list_del_rcu(&inst->list);
 	spin_unlock(&kmark_ref_lock);
 	kmark_inst_teardown(inst);
 	mutex_unlock(&kmark_mutex);

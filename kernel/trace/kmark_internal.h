@@ -118,6 +118,7 @@ struct kmark_dir {
 
 struct kmark_instance;
 struct kmark_event_file;
+struct kmark_flight;
 
 struct kmark_probe {
 	kmark_probe_fn func;
@@ -563,6 +564,7 @@ enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
  * @err_mutex:	protects @errs and @nr_errs
  * @errs:	its error_log entries
  * @nr_errs:	how many
+ * @flight:	the boot-mapped instance's state (kmark_flight.c), else NULL
  * @rcu:	freed after a grace period
  *
  * The recording path reaches an instance through an event file (a probe's
@@ -605,12 +607,18 @@ struct kmark_instance {
 	struct mutex err_mutex;		/* @errs, @nr_errs */
 	struct list_head errs;
 	unsigned int nr_errs;
+	struct kmark_flight *flight;
 	struct rcu_head rcu;
 };
 
 extern struct kmark_instance kmark_top_instance;
 #define kmark_top_inst	(&kmark_top_instance)
-/* The live instances, the top one first; under kmark_mutex. */
+/*
+ * The live instances, the top one first; changed under kmark_mutex and
+ * kmark_ref_lock with the RCU list primitives, so that the flight recorder
+ * walks it in any context (an instance is freed a grace period after it
+ * left the list).
+ */
 extern struct list_head kmark_instance_list;
 
 /* kmark_instance.c */
@@ -620,6 +628,7 @@ int kmark_top_inst_create_files(void);
 int kmark_inst_hold(struct kmark_instance *inst);
 void kmark_inst_put(struct kmark_instance *inst);
 struct kmark_instance *kmark_inst_by_name(const char *name);
+int kmark_inst_make(const char *name, const char **err);
 
 /* kmark_record.c: the buffers, the recorder probe and its counters. */
 int kmark_instance_init(struct kmark_instance *inst);
@@ -630,6 +639,11 @@ void kmark_buffer_clear(struct kmark_instance *inst, int only);
 int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 			    int cpu);
 #define KMARK_BUFFER_KB_MAX	(1UL << 20)	/* 1 GiB per CPU */
+/* A boot-mapped instance's buffer is its reserved memory (kmark_flight.c). */
+#define KMARK_ERR_BOOT_MAPPED_SIZE \
+	"The boot-mapped instance's buffer is its reserve_mem= region: its size cannot change"
+#define KMARK_ERR_BOOT_MAPPED_SNAPSHOT \
+	"The boot-mapped instance has no snapshot: its buffer is its reserve_mem= region"
 void kmark_comms_show_table(struct seq_file *m);
 int kmark_cmdlines_show(struct seq_file *m, void *v);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
@@ -752,13 +766,16 @@ bool kmark_full_hit(size_t dirty, size_t nr_pages, unsigned int pct);
 u64 kmark_field_value(const struct kmark_field *f, const void *rec);
 const char *kmark_field_str(const struct kmark_field *f, const void *rec,
 			    unsigned int len);
+struct kmark_ghosts;
 void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
-		       const struct kmark_entry *e, unsigned int len);
+		       const struct kmark_entry *e, unsigned int len,
+		       const struct kmark_ghosts *prev);
 void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *layout,
 			const void *rec, unsigned int len);
 bool kmark_print_record(struct seq_buf *s, int cpu, u64 ts,
 			const struct kmark_entry *e, unsigned int len,
-			unsigned long lost, unsigned long dropped);
+			unsigned long lost, unsigned long dropped,
+			const struct kmark_ghosts *prev);
 void kmark_print_header(struct seq_buf *s, unsigned long entries,
 			unsigned long written);
 void kmark_print_format(struct seq_buf *s, const struct kmark_marker *m);
@@ -831,6 +848,8 @@ void *kmark_markers_start(struct seq_file *m, loff_t *pos);
 void *kmark_markers_next(struct seq_file *m, void *v, loff_t *pos);
 void kmark_markers_stop(struct seq_file *m, void *v);
 void kmark_events_create_top_files(void);
+extern const struct file_operations kmark_header_page_fops;
+extern const struct file_operations kmark_header_event_fops;
 void kmark_event_filter_set(struct kmark_event_file *file,
 			    struct kmark_filter *flt);
 
@@ -1023,10 +1042,58 @@ unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);
+bool kmark_kprobe_def(struct seq_buf *s, struct kmark_marker *m);
 #else
 static inline int kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
 	return 0;
+}
+
+static inline bool kmark_kprobe_def(struct seq_buf *s, struct kmark_marker *m)
+{
+	return false;
+}
+#endif
+
+/*
+ * kmark_flight.c: the flight recorder (dump on oops and panic, traceoff on
+ * warning, the boot-mapped instance whose trace survives a reboot).
+ */
+#ifdef CONFIG_KMARK_FLIGHT
+struct kmark_comm_table *kmark_flight_comms(void);
+const struct kmark_ghosts *kmark_flight_prev(const struct kmark_instance *inst);
+struct kmark_marker *kmark_ghost_by_id(const struct kmark_ghosts *g, u16 id);
+void kmark_flight_start(struct kmark_instance *inst);
+void kmark_flight_cleared(struct kmark_instance *inst);
+void kmark_flight_event_on(struct kmark_event_file *file);
+#else
+static inline struct kmark_comm_table *kmark_flight_comms(void)
+{
+	return NULL;
+}
+
+static inline const struct kmark_ghosts *
+kmark_flight_prev(const struct kmark_instance *inst)
+{
+	return NULL;
+}
+
+static inline struct kmark_marker *kmark_ghost_by_id(const struct kmark_ghosts *g,
+						     u16 id)
+{
+	return NULL;
+}
+
+static inline void kmark_flight_start(struct kmark_instance *inst)
+{
+}
+
+static inline void kmark_flight_cleared(struct kmark_instance *inst)
+{
+}
+
+static inline void kmark_flight_event_on(struct kmark_event_file *file)
+{
 }
 #endif
 

@@ -2377,6 +2377,39 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 	return cnt;
 }
 
+/**
+ * kmark_kprobe_def - a kprobe event's definition, as kprobe_events shows it
+ * @s:		output: "p:kprobes/myopen do_sys_openat2+0 dfd=$arg1:s32"
+ * @mk:		an event
+ *
+ * For the flight recorder, which keeps the definitions of what a
+ * boot-mapped instance recorded. Under kmark_mutex.
+ *
+ * Return: false if @mk is not a kprobe event (nothing written).
+ */
+bool kmark_kprobe_def(struct seq_buf *s, struct kmark_marker *mk)
+{
+	struct kmark_kprobe *tk;
+	unsigned int i;
+
+	if (!kmark_is_kprobe(mk))
+		return false;
+	tk = to_tk(mk);
+	seq_buf_putc(s, tk->is_return ? 'r' : 'p');
+	if (tk->is_return && tk->maxactive_set)
+		seq_buf_printf(s, "%d", tk->rp.maxactive);
+	seq_buf_printf(s, ":%s/%s ", mk->system, mk->name);
+	if (tk->symbol && tk->module)
+		seq_buf_printf(s, "%s:%s+%lu", tk->module, tk->symbol, tk->offset);
+	else if (tk->symbol)
+		seq_buf_printf(s, "%s+%lu", tk->symbol, tk->offset);
+	else
+		seq_buf_printf(s, "0x%lx", tk->addr);
+	for (i = 0; i < tk->nr_args; i++)
+		seq_buf_printf(s, " %s", tk->args[i].text);
+	return true;
+}
+
 /* The definition in kprobe_events syntax: "p:kprobes/myopen do_sys_openat2+0 ..." */
 static void kmark_kp_show_one(struct seq_file *m, struct kmark_kprobe *ev,
 			      struct kmark_kprobe *tk)

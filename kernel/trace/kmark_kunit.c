@@ -509,14 +509,14 @@ static void kmark_test_print_record(struct kunit *test)
 	kmark_put_str(e, &m->layout->fields[1], rec + 22, "y", 1);
 
 	seq_buf_init(&s, buf, PAGE_SIZE);
-	KUNIT_EXPECT_TRUE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3));
+	KUNIT_EXPECT_TRUE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3, NULL));
 	seq_buf_str(&s);
 	KUNIT_EXPECT_STREQ(test, buf, "CPU:1 [LOST 5 EVENTS]\nCPU:1 [LOST 3 EVENTS]\n"
 			   "CPU:1 [EVENT TOO LONG TO PRINT]\n");
 
 	seq_buf_init(&s, buf, PAGE_SIZE);
 	seq_buf_puts(&s, "earlier line\n");
-	KUNIT_EXPECT_FALSE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3));
+	KUNIT_EXPECT_FALSE(test, kmark_print_record(&s, 1, 1000, e, 24, 5, 3, NULL));
 	seq_buf_str(&s);
 	KUNIT_EXPECT_STREQ(test, buf, "earlier line\n");
 

@@ -201,9 +201,12 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
  * @ts:		its timestamp (ns)
  * @e:		the record
  * @len:	its length in bytes
+ * @prev:	the events of the boot that wrote it, when that was a previous
+ *		boot (a boot-mapped instance, kmark_flight.c); NULL: this one's
  */
 void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
-		       const struct kmark_entry *e, unsigned int len)
+		       const struct kmark_entry *e, unsigned int len,
+		       const struct kmark_ghosts *prev)
 {
 	const struct kmark_marker *m;
 	char comm[TASK_COMM_LEN], ctx[6];
@@ -224,7 +227,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
 
 	rcu_read_lock();
-	m = kmark_marker_by_id(e->type);
+	m = prev ? kmark_ghost_by_id(prev, e->type) : kmark_marker_by_id(e->type);
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem, m ? m->name : "?");
@@ -248,6 +251,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
  * @lost:	records lost before it (overwritten); ULONG_MAX: some, count
  *		unknown
  * @dropped:	hits dropped before it (no room)
+ * @prev:	as kmark_print_event()'s
  *
  * A line that does not fit in what is left of @s is not written half: if
  * @s held text before, nothing is written and false is returned (the
@@ -259,7 +263,8 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
  */
 bool kmark_print_record(struct seq_buf *s, int cpu, u64 ts,
 			const struct kmark_entry *e, unsigned int len,
-			unsigned long lost, unsigned long dropped)
+			unsigned long lost, unsigned long dropped,
+			const struct kmark_ghosts *prev)
 {
 	size_t before = seq_buf_used(s), notes;
 
@@ -270,7 +275,7 @@ bool kmark_print_record(struct seq_buf *s, int cpu, u64 ts,
 	if (dropped)
 		seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, dropped);
 	notes = seq_buf_used(s);
-	kmark_print_event(s, cpu, ts, e, len);
+	kmark_print_event(s, cpu, ts, e, len, prev);
 	if (!seq_buf_has_overflowed(s))
 		return true;
 	if (before) {

@@ -108,7 +108,8 @@ static size_t kmark_pipe_fill(struct kmark_instance *inst, int only,
 		}
 		d = kmark_new_drops(inst, best);
 		if (!kmark_print_record(s, best, ts, ring_buffer_event_data(ev),
-					ring_buffer_event_length(ev), lost, d))
+					ring_buffer_event_length(ev), lost, d,
+					kmark_flight_prev(inst)))
 			break;	/* kept for the next read */
 		inst->dropped_seen[best] += d;
 		ring_buffer_consume(buf, best, NULL, NULL);
@@ -318,7 +319,12 @@ static void *kmark_trace_start(struct seq_file *m, loff_t *pos)
 		kmark_trace_rewind(it);
 		if (!it->buf)	/* the snapshot file without a snapshot */
 			return SEQ_START_TOKEN;
-		it->end_ts = ring_buffer_time_stamp(it->buf);
+		/*
+		 * A previous boot's trace (a boot-mapped instance) has times
+		 * of that boot's clock, which may be past this one's.
+		 */
+		it->end_ts = kmark_flight_prev(it->inst) ? U64_MAX :
+			     ring_buffer_time_stamp(it->buf);
 		it->end = 1 + ring_buffer_entries(it->buf);
 		return SEQ_START_TOKEN;
 	}
@@ -392,7 +398,8 @@ static int kmark_trace_show(struct seq_file *m, void *v)
 			return 0;
 		kmark_print_record(&s, it->cpu, ts, ring_buffer_event_data(ev),
 				   ring_buffer_event_length(ev),
-				   lost ? ULONG_MAX : 0, 0);
+				   lost ? ULONG_MAX : 0, 0,
+				   kmark_flight_prev(it->inst));
 	}
 	seq_write(m, it->line, seq_buf_used(&s));
 	return 0;
@@ -544,6 +551,7 @@ static ssize_t kmark_snapshot_write(struct file *file, const char __user *ubuf,
 		if (ret)
 			kmark_log_err(inst, "1", 0, ret == -ENOMEM ?
 				      "Out of memory for the snapshot buffer" :
+				      ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SNAPSHOT :
 				      "A snapshot is being taken: try again");
 		break;
 	default:
@@ -972,6 +980,8 @@ static ssize_t kmark_cpu_kb_write(struct file *file, const char __user *ubuf,
 	if (!ret)
 		ret = kmark_buffer_resize_cpu(inst, kb, cpu);
 	mutex_unlock(&kmark_mutex);
+	if (ret == -EPERM)
+		kmark_log_err(inst, "buffer_size_kb", 0, KMARK_ERR_BOOT_MAPPED_SIZE);
 	if (ret)
 		return ret;
 	*ppos += cnt;

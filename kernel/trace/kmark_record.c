@@ -169,10 +169,14 @@ int kmark_comms_ensure(void)
 	lockdep_assert_held(&kmark_mutex);
 	if (kmark_comms)
 		return 0;
-	t = vmalloc(sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	kmark_comm_table_init(t, get_random_u32());
+	/* A boot-mapped instance keeps the table in its reserved memory. */
+	t = kmark_flight_comms();
+	if (!t) {
+		t = vmalloc(sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		kmark_comm_table_init(t, get_random_u32());
+	}
 	/* Pairs with READ_ONCE() in the recorder (an address dependency). */
 	smp_store_release(&kmark_comms, t);
 	return 0;
@@ -433,6 +437,8 @@ int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
+	if (inst->flight)
+		return -EPERM;	/* its buffer is its reserved memory */
 	if (inst->buffer) {
 		ret = ring_buffer_resize(inst->buffer, kb << 10,
 					 RING_BUFFER_ALL_CPUS);
@@ -453,6 +459,8 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
+	if (inst->flight)
+		return -EPERM;
 	ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
 	if (ret < 0)
 		return ret;
@@ -488,6 +496,9 @@ void kmark_buffer_clear(struct kmark_instance *inst, int only)
 	}
 	if (inst->buffer)
 		kmark_batch_reset(inst);	/* what was ready is gone */
+	/* A previous boot's trace is gone: the instance records this boot. */
+	if (inst->flight && only < 0)
+		kmark_flight_cleared(inst);
 }
 
 static __always_inline void __kmark_commit(struct kmark_instance *inst,
@@ -841,7 +852,8 @@ static struct trace_buffer *kmark_buffer_like(struct kmark_instance *inst)
  * kmark_snapshot_alloc - give an instance its snapshot buffer
  * @inst:	the instance (its buffer is made too if need be)
  *
- * Under kmark_mutex. Return: 0 (also when it had one), or -ENOMEM.
+ * Under kmark_mutex. Return: 0 (also when it had one), -ENOMEM, or -EPERM
+ * for the boot-mapped instance.
  */
 int kmark_snapshot_alloc(struct kmark_instance *inst)
 {
@@ -849,6 +861,8 @@ int kmark_snapshot_alloc(struct kmark_instance *inst)
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
+	if (inst->flight)
+		return -EPERM;	/* a swap would leave its reserved memory */
 	ret = kmark_buffer_ensure(inst);
 	if (ret || inst->snapshot)
 		return ret;
@@ -1071,6 +1085,7 @@ static int __init kmark_stack_init(void)
 		return -ENOMEM;
 	}
 	m->layout->fields[0].offset = offsetof(struct kmark_stack_rec, size);
+	m->layout->fields[0].size = sizeof(int);
 	m->layout->size = sizeof(struct kmark_stack_rec);
 	kmark_layout_finish(m->layout);
 	mutex_lock(&kmark_mutex);

@@ -43,11 +43,12 @@ int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_instance(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 extern const char *const usage_list, *const usage_enable,
 	*const usage_disable, *const usage_probe, *const usage_stream,
 	*const usage_record, *const usage_report, *const usage_stats,
-	*const usage_reset, *const usage_instance;
+	*const usage_reset, *const usage_instance, *const usage_dump;
 
 /* kmark.c */
 const struct cmd *find_cmd(const char *name);

@@ -19,8 +19,15 @@
  *            triggers' log2 and buckets past 2^32, on i386 too)
  *   hits     the counting probe's hits
  *   switch   "switches=N bad_current=N bad_mm=N bad_irqs=N bad_lock=N"
+ *   crash    write oops, bug, panic or warn: fires the marker
+ *            kmark_test:crash_request (what=...), then a NULL pointer
+ *            write, BUG(), panic() or WARN() (the flight recorder's tests)
+ *   qemu_exit  write N: N to I/O port 0xf4, where QEMU's isa-debug-exit
+ *            device (when the test gave it) ends QEMU with status
+ *            N * 2 + 1; kernels without ioperm() have no other way
  */
 #include <linux/debugfs.h>
+#include <linux/io.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
@@ -48,6 +55,8 @@ static atomic_long_t kmark_test_hits;
 static atomic_long_t kmark_test_switches, kmark_test_bad_current,
 	kmark_test_bad_mm, kmark_test_bad_irqs, kmark_test_bad_lock;
 static int kmark_test_last;
+/* What the oops writes through: NULL, read at run time. */
+static int *kmark_test_null;
 
 /* Not static: kprobe events probe it by name (kmark_test:kmark_test_fn). */
 int kmark_test_fn(int n);
@@ -118,6 +127,60 @@ static const struct file_operations kmark_test_val_fops = {
 	.write = kmark_test_val_write,
 };
 
+/*
+ * crash: the marker first, so that a trace ends with it, then the crash
+ * asked for. A WARN returns (the write succeeds); the others do not.
+ */
+static ssize_t kmark_test_crash_write(struct file *file,
+				      const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	char what[16];
+
+	if (!cnt || cnt >= sizeof(what))
+		return -EINVAL;
+	if (copy_from_user(what, ubuf, cnt))
+		return -EFAULT;
+	what[cnt] = '\0';
+	strim(what);
+	if (strcmp(what, "oops") && strcmp(what, "bug") &&
+	    strcmp(what, "panic") && strcmp(what, "warn"))
+		return -EINVAL;
+	kmark(crash_request, "what=%s", what);
+	if (!strcmp(what, "oops"))
+		*READ_ONCE(kmark_test_null) = 1;
+	else if (!strcmp(what, "bug"))
+		BUG();
+	else if (!strcmp(what, "panic"))
+		panic("kmark_test: panic on request");
+	else
+		WARN(1, "kmark_test: a warning on request\n");
+	return cnt;
+}
+
+static const struct file_operations kmark_test_crash_fops = {
+	.write = kmark_test_crash_write,
+};
+
+static ssize_t kmark_test_qemu_exit_write(struct file *file,
+					  const char __user *ubuf, size_t cnt,
+					  loff_t *ppos)
+{
+	u8 val;
+	int ret = kstrtou8_from_user(ubuf, cnt, 0, &val);
+
+	if (ret)
+		return ret;
+#ifdef CONFIG_X86
+	outb(val, 0xf4);
+#endif
+	return cnt;
+}
+
+static const struct file_operations kmark_test_qemu_exit_fops = {
+	.write = kmark_test_qemu_exit_write,
+};
+
 static int kmark_test_hits_show(struct seq_file *s, void *v)
 {
 	seq_printf(s, "%ld\n", atomic_long_read(&kmark_test_hits));
@@ -173,6 +236,10 @@ static int __init kmark_test_init(void)
 			    &kmark_test_hits_fops);
 	debugfs_create_file("switch", 0400, kmark_test_dir, NULL,
 			    &kmark_test_switch_fops);
+	debugfs_create_file("crash", 0200, kmark_test_dir, NULL,
+			    &kmark_test_crash_fops);
+	debugfs_create_file("qemu_exit", 0200, kmark_test_dir, NULL,
+			    &kmark_test_qemu_exit_fops);
 	if (call_at_load)
 		kmark_test_fn(call_at_load);
 	return 0;

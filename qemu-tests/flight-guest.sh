@@ -1,0 +1,309 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The flight recorder's guest side, booted by qemu-tests/flight.py with the
+# same command line every time (the boot-mapped instance "flight" over
+# reserve_mem "kmflight", kmark_dump_on_oops=flight, kmark_dump_lines=20,
+# kmark_traceoff_on_warning) and the same initramfs, so that the reserved
+# region lands at the same address. What a boot does is read from what the
+# previous one left (last_boot_info, the FLIGHT-N line it wrote last):
+#
+#   A1  cold start: no previous trace; resize, snapshot and removal
+#       refused; a kprobe defined at run time records; FLIGHT-1; reboot -f
+#   A2  (warm reboot) the previous trace ends with FLIGHT-1 and the reboot
+#       note, with its task names, kprobe and formats; kmark dump (text
+#       and .dat); recording clears it; FLIGHT-2; an oops (panic_on_oops):
+#       the dump of the instance goes to the console, the kernel panics
+#       and reboots
+#   A3  (after the panic) the previous trace ends with the crash request
+#       and the oops note, the dump did not consume it; the top instance's
+#       consuming dump of the oopsing CPU; traceoff on warning and its
+#       sysctl; FLIGHT-3; QEMU ends (isa-debug-exit)
+#   B1  (a new QEMU on the same memory) FLIGHT-3 is there; FLIGHT-4
+#   C1  (the host wrote random bytes over the region, its magic kept) no
+#       previous trace, the header is damaged; the instance records
+#   D1  (the host gave the header another kernel's banner, checksum
+#       right) refused: another kernel build
+#   E1  (the host wrote random bytes over the ring buffer's part only) no
+#       previous trace: the buffer held no events
+#   F1  (the host made every event table entry's first field lie outside
+#       its record, checksums made right) the trace is there, every event
+#       unknown: no entry passed the checks
+#
+# Results: "FLIGHT ok - PHASE: what" / "FLIGHT not ok - ..." lines that the
+# host counts; "FLIGHT # ..." lines are diagnostics; KMARK-FLIGHT-PHASE and
+# KMARK-FLIGHT-END mark a boot's start and its planned end.
+. /tests/lib.sh
+I=$K/instances/flight
+KT=/sys/kernel/debug/kmark_test
+mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
+phase=unknown
+
+fok() { echo "FLIGHT ok - $phase: $*"; }
+fbad() { echo "FLIGHT not ok - $phase: $*"; }
+fcheck() {
+	name=$1
+	shift
+	if "$@"; then fok "$name"; else fbad "$name"; fi
+}
+fdiag() { printf '%s\n' "$*" | sed 's/^/FLIGHT # /'; }
+# fexpect NAME GOT WANT
+fexpect() {
+	if [ "$2" = "$3" ]; then
+		fok "$1"
+	else
+		fbad "$1"
+		fdiag "got:  '$2'"
+		fdiag "want: '$3'"
+	fi
+}
+# A mark that says which boot wrote it, and the writer's pid.
+mark() { echo "FLIGHT-$1 pid=$$" > $I/trace_marker; }
+# The run ends here: QEMU's isa-debug-exit (the command line reboots).
+finish() {
+	echo "KMARK-FLIGHT-END $phase"
+	sync
+	[ -d $KT ] || insmod $mod
+	echo 0 > $KT/qemu_exit
+	sleep 10
+	echo "FLIGHT not ok - $phase: isa-debug-exit did not end QEMU"
+	poweroff -f
+}
+# refused FILE VALUE ERRNO-TEXT: the write fails with that error.
+refused() {
+	err=$(echo "$2" 2>&1 > "$1") && return 1
+	case "$err" in *"$3"*) return 0 ;; esac
+	fdiag "$1: $err"
+	return 1
+}
+# Lines of the instance's trace, without the header.
+lines() { grep -v '^#' "$1"; }
+# Some scheduling on both CPUs (sched_switch events on each).
+load() {
+	kmark-testprog pingpong 40 kmping kmpong 0 > /dev/null
+	kmark-testprog pingpong 40 kmping kmpong 1 > /dev/null
+}
+
+cat $I/last_boot_info > /tmp/info.txt 2>/dev/null
+info=$(cat /tmp/info.txt)
+first=$(head -n 1 /tmp/info.txt)
+case "$first" in
+"previous boot: its trace is in this instance"*)
+	case "$(lines $I/trace | grep -o 'FLIGHT-[0-9]' | tail -n 1)" in
+	FLIGHT-1) phase=A2 ;;
+	FLIGHT-2) phase=A3 ;;
+	FLIGHT-3) phase=B1 ;;
+	*) lines $I/trace | grep -q '<unknown event [0-9]*>' && phase=F1 ;;
+	esac ;;
+"no previous trace: no kmark header"*) phase=A1 ;;
+"no previous trace: the header in the region is damaged"*) phase=C1 ;;
+"no previous trace: refused"*) phase=D1 ;;
+"no previous trace: the buffer held no events"*) phase=E1 ;;
+esac
+echo "KMARK-FLIGHT-PHASE $phase"
+fdiag "$info"
+
+case $phase in
+A1)
+	fexpect "recording from boot (no ^traceoff, no previous trace)" \
+		"$(cat $I/tracing_on)" 1
+	fcheck "the command line's events are enabled in the instance" \
+		sh -c "grep -qx 'sched:sched_switch' $I/set_event && grep -qx 'syscalls:sys_sync' $I/set_event"
+	fcheck "an event of a module not loaded yet waits (kmark_test:crash_request)" \
+		grep -qx 'kmark_test:crash_request' $I/set_event
+	kb=$(cat $I/buffer_size_kb)
+	echo > $I/error_log
+	fcheck "buffer_size_kb refuses a change (EPERM)" \
+		refused $I/buffer_size_kb 64 "not permitted"
+	fcheck "error_log says why" \
+		grep -q "its size cannot change" $I/error_log
+	fcheck "per_cpu/cpu0/buffer_size_kb refuses too" \
+		refused $I/per_cpu/cpu0/buffer_size_kb 64 "not permitted"
+	fexpect "buffer_size_kb is what the region holds, unchanged" \
+		"$(cat $I/buffer_size_kb)" "$kb"
+	fcheck "snapshot refuses (EPERM)" refused $I/snapshot 1 "not permitted"
+	fcheck "the instance cannot be removed" \
+		refused $K/instances/remove flight "not permitted"
+	# A kprobe defined now, not at boot: the next boot has not got it.
+	fcheck "a kprobe event defined at run time, enabled in the instance" \
+		sh -c "echo 'p:flightprobe ksys_sync' >> $K/kprobe_events && echo kprobes:flightprobe >> $I/set_event"
+	load
+	sync
+	mark 1
+	fcheck "FLIGHT-1 is in the trace" grep -q 'FLIGHT-1' $I/trace
+	echo "KMARK-FLIGHT-REBOOT $phase"
+	# -n: no sync(2), whose events would come after FLIGHT-1.
+	reboot -n -f
+	;;
+A2)
+	fexpect "the previous boot's kernel is this one" \
+		"$(echo "$info" | sed -n 's/^kernel: //p')" "$(cat /proc/version)"
+	fcheck "last_boot_info: the previous boot ended with a reboot" \
+		sh -c "grep -q '^reboot at .*: reboot$' /tmp/info.txt"
+	fexpect "recording is off while the previous trace is kept" \
+		"$(cat $I/tracing_on)" 0
+	lines $I/trace > /tmp/prev.txt
+	fdiag "$(tail -n 4 /tmp/prev.txt)"
+	pid=$(sed -n 's/.*FLIGHT-1 pid=\([0-9]*\).*/\1/p' /tmp/prev.txt)
+	fcheck "FLIGHT-1 was written by sh-$pid: the previous boot's task names" \
+		grep -q "^ *sh-$pid .*tracing_mark_write: FLIGHT-1 pid=$pid" /tmp/prev.txt
+	fcheck "its last line is the reboot note" \
+		sh -c "tail -n 1 /tmp/prev.txt | grep -q 'tracing_mark_write: kmark: tracing stopped: reboot: reboot$'"
+	fcheck "between FLIGHT-1 and the note: only sched_switch events" \
+		sh -c "sed -n '/FLIGHT-1/,\$p' /tmp/prev.txt | sed '1d;\$d' | grep -v ' sched_switch: ' | grep -q . && exit 1 || exit 0"
+	fcheck "sys_sync and the previous boot's kprobe before it" \
+		sh -c "grep -q ' sys_sync: ' /tmp/prev.txt && grep -q ' flightprobe: (ksys_sync+0x0' /tmp/prev.txt"
+	fcheck "last_boot/kprobe_events has its definition" \
+		grep -qx 'p:kprobes/flightprobe ksys_sync+0' $I/last_boot/kprobe_events
+	fcheck "this boot has no such kprobe" \
+		sh -c "! grep -q flightprobe $K/kprobe_events"
+	fcheck "last_boot/events/kprobes/flightprobe/format is the old layout" \
+		grep -q '^name: flightprobe$' $I/last_boot/events/kprobes/flightprobe/format
+	fexpect "sched_switch's format of the previous boot is this build's" \
+		"$(cat $I/last_boot/events/sched/sched_switch/format)" \
+		"$(cat $K/events/sched/sched_switch/format)"
+	kmark dump flight > /tmp/dump.txt
+	fcheck "kmark dump prints the previous trace (as trace shows it)" \
+		sh -c "grep -v '^#' /tmp/dump.txt | cmp -s - /tmp/prev.txt"
+	fcheck "kmark dump -o prev.dat writes a trace.dat" \
+		sh -c "kmark dump -o /tmp/prev.dat flight && test -s /tmp/prev.dat"
+	echo "KMARK-FLIGHT-DAT-BEGIN"
+	base64 /tmp/prev.dat
+	echo "KMARK-FLIGHT-DAT-END"
+	# This boot records now: the previous trace goes first.
+	echo 1 > $I/tracing_on
+	fcheck "tracing_on=1 clears the previous trace" \
+		sh -c "! grep -q 'FLIGHT-1' $I/trace"
+	fcheck "last_boot_info says it was cleared" \
+		grep -q '^previous boot: its trace was cleared' $I/last_boot_info
+	insmod $mod
+	fcheck "the module's event (kmark_test:crash_request) is enabled now" \
+		grep -qx 'kmark_test:crash_request' $I/set_event
+	load
+	sync
+	mark 2
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	echo "KMARK-FLIGHT-CRASH $phase"
+	echo oops > $KT/crash
+	fbad "the oops did not happen"
+	finish
+	;;
+A3)
+	fcheck "last_boot_info: an oops, then a panic" \
+		sh -c "grep -q '^oops at .*: Oops' /tmp/info.txt && grep -q '^panic at .*: Fatal exception' /tmp/info.txt"
+	lines $I/trace > /tmp/prev.txt
+	fdiag "$(tail -n 3 /tmp/prev.txt)"
+	fcheck "the last line is the oops note" \
+		sh -c "tail -n 1 /tmp/prev.txt | grep -q 'tracing_mark_write: kmark: tracing stopped: oops: Oops'"
+	fcheck "the crash request is in it, after FLIGHT-2" \
+		sh -c "sed -n '/FLIGHT-2/,\$p' /tmp/prev.txt | grep -q 'crash_request: what=oops'"
+	# The host compares this with the dump's count and its left-out count.
+	echo "FLIGHT # events in the previous trace: $(grep -c . /tmp/prev.txt)"
+	echo 1 > $I/tracing_on
+	insmod $mod
+	# The top instance: a consuming dump of the oopsing CPU's last 5.
+	echo 0 > /proc/sys/kernel/panic_on_oops
+	echo orig_cpu > /proc/sys/kernel/kmark_dump_on_oops
+	echo 5 > /proc/sys/kernel/kmark_dump_lines
+	fexpect "kernel.kmark_dump_on_oops reads back" \
+		"$(cat /proc/sys/kernel/kmark_dump_on_oops)" orig_cpu
+	fcheck "kernel.kmark_dump_on_oops refuses nonsense" \
+		refused /proc/sys/kernel/kmark_dump_on_oops 'a b' "Invalid argument"
+	echo 'sched:sched_switch syscalls:sys_sync kmark_test:crash_request' > $K/set_event
+	echo 1 > $K/tracing_on
+	load
+	echo "KMARK-FLIGHT-TOP-OOPS $phase"
+	taskset 2 sh -c "echo oops > $KT/crash"
+	echo "KMARK-FLIGHT-TOP-OOPS-DONE $phase"
+	fexpect "the oops stopped recording in the top instance" \
+		"$(cat $K/tracing_on)" 0
+	fexpect "CPU 1's buffer was consumed by the dump" \
+		"$(lines $K/per_cpu/cpu1/trace | grep -c .)" 0
+	# (lines is a function of this shell: not in sh -c)
+	fcheck "CPU 0's events are still there" \
+		sh -c "grep -v '^#' $K/per_cpu/cpu0/trace | grep -q ' \[000\] '"
+	# Traceoff on warning (the command line's), in every instance.
+	fexpect "kernel.kmark_traceoff_on_warning is on (kmark_traceoff_on_warning)" \
+		"$(cat /proc/sys/kernel/kmark_traceoff_on_warning)" 1
+	echo w > $K/instances/new
+	echo 'syscalls:sys_sync kmark_test:crash_request' > $K/set_event
+	echo 'syscalls:sys_sync kmark_test:crash_request' > $K/instances/w/set_event
+	echo 1 > $K/tracing_on
+	echo 1 > $I/tracing_on
+	sync
+	echo warn > $KT/crash
+	for d in $K $K/instances/w $I; do
+		fexpect "a WARN stopped $d" "$(cat $d/tracing_on)" 0
+		lines $d/trace | grep -v ' sched_switch: ' > /tmp/w.txt
+		fcheck "$d: its last lines are the crash request and the note" \
+			sh -c "tail -n 2 /tmp/w.txt | head -n 1 | grep -q 'crash_request: what=warn' && tail -n 1 /tmp/w.txt | grep -q 'kmark: tracing stopped: warning: at .*kmark_test_crash_write'"
+	done
+	echo 0 > /proc/sys/kernel/kmark_traceoff_on_warning
+	echo 1 > $K/tracing_on
+	echo warn > $KT/crash
+	fexpect "with the sysctl 0, a WARN leaves recording on" \
+		"$(cat $K/tracing_on)" 1
+	echo 1 > $I/tracing_on
+	mark 3
+	finish
+	;;
+B1)
+	fcheck "a new QEMU on the same memory: the previous trace ends with FLIGHT-3" \
+		sh -c "grep -v '^#' $I/trace | grep -o 'FLIGHT-[0-9]' | tail -n 1 | grep -qx FLIGHT-3"
+	fcheck "last_boot_info has that boot's oops and warnings" \
+		sh -c "grep -q '^oops at ' /tmp/info.txt && grep -q '^warning at ' /tmp/info.txt"
+	fcheck "trace_pipe (non-blocking) reads the previous trace, FLIGHT-3 in it" \
+		sh -c "kmark-testprog drain $I/trace_pipe | grep -q 'tracing_mark_write: FLIGHT-3'"
+	echo 1 > $I/tracing_on
+	sync
+	mark 4
+	finish
+	;;
+C1)
+	fcheck "no crash, the instance is there, recording" \
+		sh -c "test \"\$(cat $I/tracing_on)\" = 1"
+	fexpect "no mark of an earlier boot in its trace (it records from boot)" \
+		"$(lines $I/trace | grep -c 'FLIGHT-[0-9]')" 0
+	sync
+	mark 5
+	fcheck "it records this boot" sh -c "grep -q ' sys_sync: ' $I/trace && grep -q FLIGHT-5 $I/trace"
+	finish
+	;;
+D1)
+	fcheck "refused: another kernel build, and last_boot_info names it" \
+		sh -c "grep -q 'recorded by another kernel build' /tmp/info.txt && grep -q '^kernel: .*KMARK-OTHER-BUILD' /tmp/info.txt"
+	fcheck "the kernel log says so" \
+		sh -c "dmesg | grep -q 'instance flight: no previous trace: the trace was recorded by another kernel build'"
+	fexpect "no mark of an earlier boot in its trace (it records from boot)" \
+		"$(lines $I/trace | grep -c 'FLIGHT-[0-9]')" 0
+	sync
+	mark 6
+	fcheck "it records this boot" grep -q FLIGHT-6 $I/trace
+	finish
+	;;
+E1)
+	fexpect "no mark of an earlier boot in its trace (it records from boot)" \
+		"$(lines $I/trace | grep -c 'FLIGHT-[0-9]')" 0
+	fcheck "the ring buffer said its pages were not its own" \
+		sh -c "dmesg | grep -q 'Ring buffer .*mismatch\|Ring buffer .*invalid\|Ring buffer .*out of range'"
+	sync
+	mark 7
+	fcheck "it records this boot" grep -q FLIGHT-7 $I/trace
+	finish
+	;;
+F1)
+	lines $I/trace > /tmp/prev.txt
+	fdiag "$(tail -n 2 /tmp/prev.txt)"
+	fcheck "the previous trace has events" grep -q . /tmp/prev.txt
+	fexpect "every one of them is an unknown event" \
+		"$(grep -vc ': ?: <unknown event [0-9]*>$' /tmp/prev.txt)" 0
+	fcheck "last_boot_info: no format of the previous boot was readable" \
+		grep -q '^formats: last_boot/events/ (0 events, some not readable' /tmp/info.txt
+	fexpect "last_boot/events/ has no event directory" \
+		"$(ls $I/last_boot/events | grep -v '^header_' | wc -l)" 0
+	finish
+	;;
+*)
+	fbad "no phase fits what the previous boot left"
+	finish
+	;;
+esac

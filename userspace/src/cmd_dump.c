@@ -16,6 +16,7 @@
 
 #include "datfile.h"
 #include "kmark.h"
+#include "recorder.h"
 #include "strlist.h"
 
 const char *const usage_dump =
@@ -122,41 +123,89 @@ static int dump_text(FILE *out, const char *text)
 	return KM_EXIT_OK;
 }
 
+/*
+ * The previous boot's pages as a trace.dat: kmark record's readers drain
+ * the instance's trace_pipe_raw (nothing records into it), then
+ * dat_write() with the formats of last_boot/.
+ */
 static int dump_dat(const char *file)
 {
-	char *lb = path2(ctl_dir(), "last_boot"), *hp_path, *hp, msg[512];
-	struct rawcap rc;
+	char *lb = path2(ctl_dir(), "last_boot"), *hp_path, *hp, *per_cpu;
+	struct dat_write_args a = { 0 };
+	struct dat_cpu *cpus = NULL;
+	struct recorder r;
 	struct dat_info di;
 	struct ef_header h;
-	int fd, ret;
+	unsigned int cpu;
+	int out, ret;
+	char msg[512];
 
 	hp_path = path2(lb, "events/header_page");
 	hp = read_file(hp_path, NULL);
 	if (!hp || ef_parse_header_page(hp, &h)) {
 		info("cannot use %s: %s", hp_path,
 		     hp ? "no usable commit and data fields" : strerror(errno));
+		free(hp);
+		free(hp_path);
+		free(lb);
 		return KM_EXIT_ERROR;
 	}
 	free(hp);
 	free(hp_path);
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die("cannot create %s: %s", file, strerror(errno));
-	ret = rawcap_open(&rc, file, h.page_size);
-	if (!ret)
-		ret = rawcap_drain(&rc);
-	if (!ret && dat_write(lb, fd, rc.out, rc.ncpus, &di, msg, sizeof(msg))) {
+	per_cpu = ctl_path("per_cpu");
+	ret = rec_open(&r, per_cpu, file, h.page_size, 0, false);
+	free(per_cpu);
+	if (ret) {
+		free(lb);
+		return ret;
+	}
+	ret = rec_start(&r);
+	if (rec_stop(&r) && !ret)
+		ret = KM_EXIT_ERROR;
+	if (ret)
+		goto out;
+	cpus = xmalloc(r.ncpus * sizeof(*cpus));
+	for (cpu = 0; cpu < r.ncpus; cpu++) {
+		struct rec_cpu *c = &r.cpu[cpu];
+		struct seg seg[2];
+		unsigned int i;
+
+		cpus[cpu].fd = c->out;
+		cpus[cpu].nseg = rot_segments(&c->rot, seg);
+		for (i = 0; i < cpus[cpu].nseg; i++) {
+			cpus[cpu].seg[i].off = c->base + seg[i].off;
+			cpus[cpu].seg[i].len = seg[i].len;
+		}
+		cpus[cpu].lost = 0;
+	}
+	out = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		info("cannot create %s: %s", file, strerror(errno));
+		ret = KM_EXIT_ERROR;
+		goto out;
+	}
+	/* formats and task names (last_boot/saved_comms) of that boot */
+	a.dir = lb;
+	a.top = lb;
+	a.out = out;
+	a.cpu = cpus;
+	a.ncpus = r.ncpus;
+	a.count = true;
+	if (dat_write(&a, &di, msg, sizeof(msg))) {
 		info("cannot write %s: %s", file, msg);
 		ret = KM_EXIT_ERROR;
-	}
-	if (!ret)
+	} else {
 		info("wrote the previous boot's %llu events, %llu lost, to %s (trace.dat, %u CPUs, %llu pages)",
 		     di.events, di.lost, file, di.ncpus, di.pages);
-	rawcap_close(&rc);
-	if (close(fd) && !ret) {
+	}
+	dat_info_free(&di);
+	if (close(out) && !ret) {
 		info("cannot write %s: %s", file, strerror(errno));
 		ret = KM_EXIT_ERROR;
 	}
+out:
+	rec_close(&r, -1);
+	free(cpus);
 	free(lb);
 	return ret;
 }

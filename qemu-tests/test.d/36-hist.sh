@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 30
+plan 31
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -120,9 +120,10 @@ expect_eq "synthetic_events lists the definition as ftrace does" "$(cat $K/synth
 check "the synthetic event has ftrace's files" \
 	sh -c "[ -e $E/synthetic/wakeup_latency/format ] && grep -q 'field:u64 lat\|field:unsigned long long lat' $E/synthetic/wakeup_latency/format"
 # '>' clears synthetic_events only with a command that succeeds.
+before=$(cat $K/synthetic_events)
 echo 'other u64 x; nosuchtype y' > $K/synthetic_events 2>/dev/null
 expect_eq "a failed '>' write to synthetic_events removed nothing" \
-	"$(cat $K/synthetic_events)" "wakeup_latency u64 lat; pid_t pid; char comm[16]"
+	"$(cat $K/synthetic_events)" "$before"
 W=$E/sched/sched_wakeup
 SW=$E/sched/sched_switch
 echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"' > $W/trigger

@@ -191,6 +191,12 @@ static bool kmark_comm_era_in(u32 tag, u32 era)
 	       ((last - first) & KMARK_COMM_ERA_MASK);
 }
 
+/* How many eras ago @tag's name was last used. */
+static __always_inline u32 kmark_comm_age(u32 tag, u32 era)
+{
+	return (era - KMARK_COMM_TAG_LAST(tag)) & KMARK_COMM_ERA_MASK;
+}
+
 static u32 kmark_comm_next_era(u32 era)
 {
 	era = (era + 1) & KMARK_COMM_ERA_MASK;
@@ -223,8 +229,13 @@ again:
 					goto again;
 				return era << KMARK_COMM_SLOT_BITS | idx;
 			}
-			/* A name of an earlier era may be taken over. */
-			if (!take && KMARK_COMM_TAG_LAST(tag) != era) {
+			/*
+			 * A name of an earlier era may be taken over: the one
+			 * last used longest ago, so recent names stay.
+			 */
+			if (KMARK_COMM_TAG_LAST(tag) != era &&
+			    (!take || kmark_comm_age(tag, era) >
+				      kmark_comm_age(take_tag, era))) {
 				take = slot;
 				take_tag = tag;
 			}

@@ -29,6 +29,7 @@ static const struct cmd commands[] = {
 	{ "stats", cmd_stats, "show ring buffer statistics", &usage_stats },
 	{ "reset", cmd_reset, "disable everything, clear the buffer", &usage_reset },
 	{ "instance", cmd_instance, "create, remove, list instances (-B)", &usage_instance },
+	{ "hist", cmd_hist, "count in the kernel: a hist trigger's table", &usage_hist },
 	{ "dump", cmd_dump, "the previous boot's trace (boot-mapped instance)", &usage_dump },
 	{ "help", cmd_help, "show help for a command", &usage_help },
 };

@@ -44,11 +44,13 @@ int cmd_stats(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_instance(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
 
 extern const char *const usage_list, *const usage_enable,
 	*const usage_disable, *const usage_probe, *const usage_stream,
 	*const usage_record, *const usage_report, *const usage_stats,
-	*const usage_reset, *const usage_instance, *const usage_dump;
+	*const usage_reset, *const usage_instance, *const usage_dump,
+	*const usage_hist;
 
 /* kmark.c */
 const struct cmd *find_cmd(const char *name);

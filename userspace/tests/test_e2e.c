@@ -193,6 +193,16 @@ static void test_help(void)
 	check_ll(run("stream", "-n", "zero", NULL), 2,
 		 "e2e: invalid --count exits 2");
 	check_ll(run("list", "--bogus", NULL), 2, "e2e: invalid option exits 2");
+	check_ll(run("hist", NULL), 2, "e2e: hist without an event exits 2");
+	check_has(err, "Try 'kmark help hist'", "e2e: hist's usage hint");
+	check_ll(run("hist", "-t", "1", "sys_sync", "--", "true", NULL), 2,
+		 "e2e: hist with -t and a command exits 2");
+	check_ll(run("hist", "--latency", "sched:sched_wakeup.pid", NULL), 2,
+		 "e2e: hist --latency with one event exits 2");
+	check_ll(run("hist", "sys_sync", "--", NULL), 2,
+		 "e2e: hist with nothing after -- exits 2");
+	check_ll(run("hist", "-S", "0", "sys_sync", NULL), 2,
+		 "e2e: hist -S 0 exits 2");
 	check_ll(run_nodir("-d", "/nonexistent/kmark", "list", NULL), 3,
 		 "e2e: missing control directory exits 3");
 	check_has(err, "/nonexistent/kmark", "e2e: missing directory named");

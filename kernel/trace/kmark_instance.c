@@ -261,6 +261,7 @@ static int kmark_inst_unmake(const char *name, const char **err)
 	return 0;
 }
 
+#ifdef CONFIG_TRACING
 /* tracefs's mkdir and rmdir in instances/: errors also go to error_log. */
 static int kmark_inst_mkdir(const char *name)
 {
@@ -281,6 +282,7 @@ static int kmark_inst_rmdir(const char *name)
 		kmark_log_err(kmark_top_inst, name, 0, err);
 	return ret;
 }
+#endif
 
 static ssize_t kmark_inst_ctl_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos, bool make)

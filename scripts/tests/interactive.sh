@@ -45,7 +45,7 @@ else
 fi
 type_line 'cd /sys/kernel/debug/kmark'
 type_line 'cat available_markers'
-wait_for '^sched_switch prev_comm=%s' 20
+wait_for '^sched:sched_switch prev_comm=%s' 20
 res $? "cat available_markers"
 type_line 'echo sched_switch > set_event'
 type_line 'cat trace_pipe'

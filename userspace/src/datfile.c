@@ -768,6 +768,34 @@ static char *task_lines(struct task_map *tm, size_t *len)
 	return b.s;
 }
 
+/*
+ * The records' tasks, then the lines of saved_cmdlines (@cmd, freed; may
+ * be NULL) whose pid no record named. A new string, its length in @len.
+ */
+static char *merge_cmdlines(struct task_map *tm, char *cmd, size_t *len)
+{
+	char *out = task_lines(tm, len), *line, *save = NULL;
+	struct ef_buf b = { 0 };
+
+	if (!cmd)
+		return out;
+	eb_reset(&b);
+	eb_printf(&b, "%s", out ? out : "");
+	free(out);
+	for (line = strtok_r(cmd, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct task key = { .pid = atoi(line) };
+
+		/* task_lines() sorted tm->v by pid */
+		if (key.pid > 0 && !bsearch(&key, tm->v, tm->n, sizeof(*tm->v),
+					    cmp_tasks))
+			eb_printf(&b, "%s\n", line);
+	}
+	free(cmd);
+	*len = b.len;
+	return b.s;
+}
+
 /* the number of "pid comm" lines */
 static unsigned int count_lines(const char *s, size_t len)
 {
@@ -827,24 +855,23 @@ int dat_write(const struct dat_write_args *a, struct dat_info *info,
 	current_clock(tc, clock, sizeof(clock));
 
 	/*
-	 * The names of the tasks: the kernel's saved_cmdlines, as trace-cmd
-	 * takes ftrace's; without it (an older kmark), from the records.
-	 * Counting the records is the same walk.
+	 * The names of the tasks: those the records give (common_comm_id
+	 * and saved_comms, or comm fields), then the kernel's saved_cmdlines
+	 * for the other pids, as trace-cmd takes ftrace's. saved_cmdlines
+	 * alone is not enough: it keeps one pid of each 1024 (pid % 1024),
+	 * so a pid seen early can have lost its line. Counting the records
+	 * is the same walk.
 	 */
-	if (!cmd || a->count) {
-		load_comm_ids(a->top, &ci);
-		e = scan_pages(&h, &fs, &ci, a->cpu, a->ncpus,
-			       cmd ? NULL : &tm, info);
-		free(ci.v);
-		if (e) {
-			fail(err, errlen, "cannot read the recorded pages: %s",
-			     strerror(-e));
-			goto out;
-		}
-		info->counted = true;
+	load_comm_ids(a->top, &ci);
+	e = scan_pages(&h, &fs, &ci, a->cpu, a->ncpus, &tm, info);
+	free(ci.v);
+	if (e) {
+		fail(err, errlen, "cannot read the recorded pages: %s",
+		     strerror(-e));
+		goto out;
 	}
-	if (!cmd)
-		cmd = task_lines(&tm, &cmd_len);
+	info->counted = true;
+	cmd = merge_cmdlines(&tm, cmd, &cmd_len);
 	info->ncmdlines = count_lines(cmd, cmd_len);
 
 	/* where the pages go */

@@ -38,9 +38,16 @@ done
 
 # One call of each path single-stepped under gdb: where its instructions
 # go, function by function (the report's "Where the instructions go").
-info "profile: one call of each path, single-stepped (gdb)"
-REPS=$([ "$quick" = 1 ] && echo 3 || echo 5) \
-	"$top/scripts/profile.sh" "$out/profile.txt" || true
+# PROFILE=0 leaves it out (make check's QUICK run: several minutes of
+# single steps on a busy machine, and a figure, not a test).
+rm -f "$out/profile.txt"
+if [ "${PROFILE:-1}" = 0 ]; then
+	info "profile: left out (PROFILE=0)"
+else
+	info "profile: one call of each path, single-stepped (gdb)"
+	REPS=$([ "$quick" = 1 ] && echo 3 || echo 5) \
+		"$top/scripts/profile.sh" "$out/profile.txt" || true
+fi
 
 vmlinux=$BUILD/x86_64/vmlinux
 # The disabled marker site: kmark_bench_marker's code, for the table.

@@ -207,8 +207,8 @@ esac
 # figures are not tests of kmark: a missing or insane figure is one
 # failure, the figures produced are counted apart.
 if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
-	info "make bench QUICK=1, in the clone"
-	"$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
+	info "make bench QUICK=1 (PROFILE=0: no single-stepped profile), in the clone"
+	PROFILE=${PROFILE:-0} "$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
 	grep -E '^ok|^not ok|^# ' "$logdir/bench.log" | sed 's/^/[bench] /' || true
 	count "$logdir/bench.log" "make bench QUICK=1"
 fi

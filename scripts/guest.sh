@@ -26,7 +26,8 @@ guest() {
 	# x86_64 the viewers' files (i386's are the only 32-bit ones).
 	# slab_nomerge: with kmemleak, fault injection fails only the kmalloc
 	# caches (qemu-tests/lib.sh), and a cache others merged into refuses.
-	*-stress) dirs="test.d stress.d"; args=slab_nomerge
+	# The fuzzer 30 s there too in make check (FUZZ_TIME= for longer).
+	*-stress) dirs="test.d stress.d"; args=slab_nomerge; fuzz=${FUZZ_TIME:-30}
 		skip="60-toggle-stress 72-kprobe-syntax-errors 15-doc-commands 99-comm-table-full"
 		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat" ;;
 	*) args= ;;

@@ -151,7 +151,8 @@ when it loads and re-armed when it comes back.
         'subject': 'kmark: hist triggers and synthetic events over tracing_map',
         'files': ['kernel/trace/kmark_hist.c', 'kernel/trace/kmark_synth.c'],
         'patches': [],
-        'kconfig': ['KMARK_HIST'], 'make': ['KMARK_HIST', 'TRACING_MAP'],
+        'kconfig': ['KMARK_HIST'], 'make': ['KMARK_HIST', 'ifneq ($(CONFIG_TRACING_MAP),y)',
+                                           "# tracing_map is ftrace's"],
         'body': """\
 ftrace's hist triggers, with ftrace's grammar and its hist file's output,
 on kmark's events: keys (fields, common_pid with .execname,
@@ -342,9 +343,23 @@ def cut_kconfig(text, drop):
 
 
 def cut_makefile(text, drop_words):
-    lines = text.splitlines(keepends=True)
-    return ''.join(l for l in lines
-                   if not any(w in l for w in drop_words))
+    """The Makefile without the lines naming drop_words; a conditional
+    whose line goes takes its block with it, up to its endif."""
+    out, depth = [], 0
+    for l in text.splitlines(keepends=True):
+        word = l.split()[0] if l.split() else ''
+        if depth:
+            if word in ('ifeq', 'ifneq', 'ifdef', 'ifndef'):
+                depth += 1
+            elif word == 'endif':
+                depth -= 1
+            continue
+        if any(w in l for w in drop_words):
+            if word in ('ifeq', 'ifneq', 'ifdef', 'ifndef'):
+                depth = 1
+            continue
+        out.append(l)
+    return ''.join(out)
 
 
 def build(outdir, work):

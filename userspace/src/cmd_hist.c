@@ -425,8 +425,17 @@ int cmd_hist(int argc, char **argv)
 	char **cmd = NULL;
 	int opt, nargs, i;
 
-	/* "+": options end at EVENT; COMMAND's own come after "--" */
-	while ((opt = getopt_long(argc, argv, "+k:v:s:S:f:t:lhB:", opts,
+	/* COMMAND and its options after "--": getopt sees what comes before */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			cmd = &argv[i + 1];
+			if (!*cmd)
+				usage_error("hist", "no COMMAND after --");
+			argc = i;
+			break;
+		}
+	}
+	while ((opt = getopt_long(argc, argv, "k:v:s:S:f:t:lhB:", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'k':
@@ -463,18 +472,9 @@ int cmd_hist(int argc, char **argv)
 		}
 	}
 	nargs = argc - optind;
-	for (i = optind; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			nargs = i - optind;
-			cmd = &argv[i + 1];
-			break;
-		}
-	}
 	if (nargs != (latency ? 2 : 1))
 		usage_error("hist", latency ? "--latency takes FROM.FIELD and TO.FIELD" :
 			    "one EVENT (then -- COMMAND)");
-	if (cmd && !*cmd)
-		usage_error("hist", "no COMMAND after --");
 	if (cmd && seconds > 0)
 		usage_error("hist", "-t or a COMMAND, not both");
 	ctl_dir();

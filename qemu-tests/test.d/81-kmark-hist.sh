@@ -34,9 +34,11 @@ kmark hist --latency sched:sched_wakeup.pid sched:sched_switch.next_pid \
 rc=$?
 hits=$(sed -n 's/^    Hits: //p' /tmp/h.out)
 expect_eq "--latency: exit 0" "$rc" "0"
-check "the latency table has kmlpong's wakeups (40 or more) in log2 buckets" \
-	sh -c "[ '${hits:-0}' -ge 40 ] && grep -q '^{ lat: ~ 2^' /tmp/h.out"
-[ "${hits:-0}" -ge 40 ] || diag "$(cat /tmp/h.out /tmp/h.err)"
+# How many wakeups pair with a switch varies (13 to 60 of 50 rounds were
+# seen); 37-hist-exact checks the kernel's pairing against the trace.
+check "the latency table has kmlpong's wakeups in log2 buckets" \
+	sh -c "[ '${hits:-0}' -ge 1 ] && grep -q '^{ lat: ~ 2^' /tmp/h.out"
+[ "${hits:-0}" -ge 1 ] || diag "$(cat /tmp/h.out /tmp/h.err)"
 check "the synthetic event and the triggers are gone" \
 	sh -c "[ -z \"\$(cat $K/synthetic_events)\" ] && ! grep -q '^hist' $E/sched/sched_wakeup/trigger $E/sched/sched_switch/trigger"
 reset_kmark

@@ -268,7 +268,7 @@ struct kmark_flight_id {
 	u32 comm_off;
 	u32 evtab_off;
 	u32 evtab_size;
-	u32 nr_cpu_ids;
+	u32 ncpus;
 	char banner[KMARK_FLIGHT_BANNER];	/* linux_banner */
 	u32 crc;		/* crc32 of the above */
 };
@@ -436,7 +436,7 @@ static void kmark_flight_id_fill(struct kmark_flight *f,
 	id->comm_off = KMARK_COMM_OFF;
 	id->evtab_off = KMARK_EVTAB_OFF;
 	id->evtab_size = KMARK_FLIGHT_EVTAB;
-	id->nr_cpu_ids = nr_cpu_ids;
+	id->ncpus = nr_cpu_ids;
 	strscpy(id->banner, linux_banner);
 	id->crc = kmark_crc(id, offsetof(struct kmark_flight_id, crc));
 }
@@ -481,7 +481,7 @@ static int kmark_flight_check(struct kmark_flight *f, const char **why)
 	} else if (id->region_size != want->region_size) {
 		*why = "the reserved region's size changed since the trace was recorded";
 		ret = KMARK_PREV_DAMAGED;
-	} else if (id->nr_cpu_ids != want->nr_cpu_ids) {
+	} else if (id->ncpus != want->ncpus) {
 		*why = "the number of possible CPUs changed since the trace was recorded";
 		ret = KMARK_PREV_DAMAGED;
 	}

@@ -106,7 +106,7 @@ report() {
 	info "$flavour: console log in $logdir/$flavour.log"
 }
 
-# Once every kernel is built, niced, beside the guests still to run: kmark's
+# Once x86_64's kernel is built, niced, beside the builds and guests still to run: kmark's
 # files with clang (typecheck.sh's checks and no clang warning in kmark's
 # files), and make patches typed in the clone (and the README's git am of
 # its series), then the series it wrote: it applies to pristine 6.12 with
@@ -154,6 +154,10 @@ for flavour in $ordered; do
 		add 0 1
 		ok=0
 	fi
+	# The side checks as soon as x86_64's .config is there (the per-patch
+	# builds use it): niced, they take little from the kernel builds, and
+	# started at the stress guest they were the last to end (100 s).
+	[ $ok = 0 ] || [ ! -f "$BUILD/x86_64/.config" ] || side_checks
 	arch=$(flavour_arch "$flavour")
 	if [ $ok = 1 ] && [[ " $typechecked " != *" $arch "* ]]; then
 		# kmark()'s type check: mismatches are build errors (once per arch).

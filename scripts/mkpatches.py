@@ -450,9 +450,6 @@ ACCEPTED = [
      "the dump on oops prints trace lines with printk(KERN_EMERG) as "
      "ftrace_dump() does: pr_emerg() would put pr_fmt's prefix in front "
      "of each"),
-    (r'ERROR:COMPLEX_MACRO', 1,
-     "for_each_dump_cpu() is for_each_possible_cpu() with an if, as the "
-     "kernel's own for_each_*() iterators are written"),
 ]
 
 

@@ -1101,8 +1101,7 @@ static void kmark_dump_emit(struct seq_buf *s)
 }
 
 #define for_each_dump_cpu(cpu, only)					\
-	for_each_possible_cpu(cpu)					\
-		if ((only) < 0 || (cpu) == (only))
+	for_each_cpu(cpu, (only) < 0 ? cpu_possible_mask : cpumask_of(only))
 
 static void kmark_dump_head(struct kmark_instance *inst, int only,
 			    unsigned int max, unsigned long left,

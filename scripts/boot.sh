@@ -22,13 +22,17 @@ kernel=$out/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make ARCH=$arch build'"
 [ -f "$out/initramfs.cpio" ] || die "no initramfs: run scripts/mkinitramfs.sh $flavour"
 
-# The run's own small cpio: what to do, and the user's script.
+# The run's own small cpio: what to do, and the user's script. Made in a
+# folder of this boot's own: boots of one kernel at once (make check's bench
+# beside its make run; a user's two shells) each boot what they asked for.
 run=$out/run
-rm -rf "$run"; mkdir -p "$run"
+mkdir -p "$run"
+work=$(mktemp -d "$run/boot.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 {
 	echo "dir /etc 0755 0 0"
-	echo "file /etc/kmark-run.conf $run/kmark-run.conf 0644 0 0"
-} > "$run/list"
+	echo "file /etc/kmark-run.conf $work/kmark-run.conf 0644 0 0"
+} > "$work/list"
 for v in FUZZ_TIME FUZZ_SEED; do
 	case "${!v:-}" in
 	*[!0-9]*) die "$v=${!v}: a number, please" ;;
@@ -41,13 +45,13 @@ done
 	# For the guest's tests (/init reads this file): exported.
 	[ -z "${FUZZ_TIME:-}" ] || echo "export FUZZ_TIME=$FUZZ_TIME"
 	[ -z "${FUZZ_SEED:-}" ] || echo "export FUZZ_SEED=$FUZZ_SEED"
-} > "$run/kmark-run.conf"
+} > "$work/kmark-run.conf"
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "SCRIPT=$script: no such file"
-	echo "file /etc/kmark-script.sh $(cd "$(dirname "$script")" && pwd)/$(basename "$script") 0755 0 0" >> "$run/list"
+	echo "file /etc/kmark-script.sh $(cd "$(dirname "$script")" && pwd)/$(basename "$script") 0755 0 0" >> "$work/list"
 fi
-"$BUILD/gen_init_cpio" "$run/list" > "$run/run.cpio"
-cat "$out/initramfs.cpio" "$run/run.cpio" > "$run/initramfs.cpio"
+"$BUILD/gen_init_cpio" "$work/list" > "$work/run.cpio"
+cat "$out/initramfs.cpio" "$work/run.cpio" > "$work/initramfs.cpio"
 
 # Guest TSC: the host's rate, or 1 GHz under -icount (1 insn = 1 ns).
 case "${QEMU_ARGS:-}" in
@@ -99,13 +103,14 @@ append="console=ttyS0 panic=-1 tsc_early_khz=$tsc_khz tsc=reliable ${KERNEL_ARGS
 serial=stdio
 [ "$mode" != run ] || serial=mon:stdio
 cmd=($qemu -accel $accel -nodefaults -nographic -serial $serial -no-reboot
-     -smp 2,sockets=2 -m 512M -kernel "$kernel" -initrd "$run/initramfs.cpio"
+     -smp 2,sockets=2 -m 512M -kernel "$kernel" -initrd "$work/initramfs.cpio"
      -append "$append" ${QEMU_ARGS:-})
 info "accelerator: $accel$([ "${accel%%,*}" = tcg ] && [ -f "$probe" ] && echo " (KVM probe: $(cat "$probe"))")"
 printf '  %-8s %s\n' QEMU "$(printf '%q ' "${cmd[@]}")" >&2
 
 if [ "$mode" = run ]; then
-	exec "${cmd[@]}"
+	"${cmd[@]}"	# (not exec'd: the trap removes $work)
+	exit 0
 fi
 log=${LOG:-$run/console.log}
 limit=$(( ${TIMEOUT:-600} + 10#${FUZZ_TIME:-0} ))

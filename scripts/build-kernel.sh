@@ -7,6 +7,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+build_lock "$@"
 INFO_TAG=BUILD
 flavour=${1:?usage: build-kernel.sh FLAVOUR}
 arch=$(kernel_arch "$(flavour_arch "$flavour")")
@@ -15,13 +16,9 @@ out=$BUILD/$flavour
 "$top/scripts/prepare-tree.sh"
 "$top/scripts/configure.sh" "$flavour"
 info "$flavour: make -j$JOBS bzImage modules"
-# KMARK_BUILD_LOCK=FILE: builds of several checkouts on one machine take
-# turns (flock FILE), as the project's developers' do.
-lock=()
-[ -z "${KMARK_BUILD_LOCK:-}" ] || lock=(flock "$KMARK_BUILD_LOCK")
 start=$(date +%s)
 log=$out/build.log
-if ! "${lock[@]}" make -C "$SRC" O="$out" ARCH="$arch" -j"$JOBS" bzImage modules \
+if ! make -C "$SRC" O="$out" ARCH="$arch" -j"$JOBS" bzImage modules \
 	>"$log" 2>&1; then
 	grep -E 'error|Error|undefined reference' "$log" | head -n 40 >&2
 	die "$flavour: kernel build failed (full log: $log)"

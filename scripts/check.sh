@@ -51,6 +51,7 @@ readme_tmp=$(mktemp -d)
 clone=$readme_tmp/kmark
 if ! "$readme" --clone "$readme_tmp" > "$logdir/readme-clone.log" 2>&1; then
 	echo "[readme] not ok a clean clone of the checkout (the README's commands are not run)"
+	fail_named "[readme] not ok a clean clone of the checkout"
 	sed 's/^/[readme] # /' "$logdir/readme-clone.log"
 	add 0 1
 	clone=
@@ -60,6 +61,15 @@ readme_report() {
 	grep -E '^not ok|^# ' "$1" | sed "s/^/[${2:-readme}] /" || true
 	grep -E '^\[readme\] skip ' "$1" || true
 	count "$1" "README commands ($(basename "$1"))"
+}
+# collect PID NAME WHAT [PATTERN]: once PID (a job in the background; none
+# was started if empty, - if it was waited for) ended, its log's lines of
+# note (PATTERN) tagged [NAME], counted.
+collect() {
+	[ -n "$1" ] || return 0
+	[ "$1" = - ] || wait "$1"
+	grep -E "${4:-^not ok|^# }" "$logdir/$2.log" | sed "s/^/[$2] /" || true
+	count "$logdir/$2.log" "$3"
 }
 # The matrix, less what the test kernels already build whole: x86_64
 # without up (i386's up is the UP build) and nojumplabel (i386-stress is
@@ -151,6 +161,7 @@ for flavour in $ordered; do
 	if ! "$top/scripts/build-kernel.sh" "$flavour" ||
 	   ! "$top/scripts/mkinitramfs.sh" "$flavour"; then
 		echo "[$flavour] not ok build"
+		fail_named "[$flavour] not ok build (its log: $BUILD/$flavour/build.log)"
 		add 0 1
 		ok=0
 	fi
@@ -192,10 +203,20 @@ if [ -n "$pending" ]; then
 	report "$pending"
 fi
 side_checks
-if [ -n "$configs_pid" ]; then
-	wait "$configs_pid"
-	grep -E '^not ok|^# ' "$logdir/configs.log" | sed 's/^/[configs] /' || true
-	count "$logdir/configs.log" "make configs"
+# The tail: make bench QUICK=1 beside make run typed into and the README's
+# other commands. Each boots a single-threaded QEMU (a core each); the
+# builds they start (make run: build, bench.sh's) take turns under one lock,
+# as they share build/.
+export KMARK_BUILD_LOCK=$logdir/tail.lock
+# make bench QUICK=1 (in the clone), so that the bench cannot rot. Its
+# figures are not tests of kmark: a missing or insane figure is one
+# failure, the figures produced are counted apart. Its headline figures
+# count instructions (-icount), which the QEMU beside it does not change.
+bench_pid=
+if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
+	info "make bench QUICK=1 (PROFILE=0: no single-stepped profile), in the clone, in the background"
+	PROFILE=${PROFILE:-0} "$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1 &
+	bench_pid=$!
 fi
 # make run as a person types into it (tmux, in the clone): Ctrl-C, the
 # prompt, exit.
@@ -207,15 +228,6 @@ case " $FLAVOURS " in
 		readme_report "$logdir/interactive.log" interactive
 	fi ;;
 esac
-# make bench QUICK=1 (in the clone), so that the bench cannot rot. Its
-# figures are not tests of kmark: a missing or insane figure is one
-# failure, the figures produced are counted apart.
-if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
-	info "make bench QUICK=1 (PROFILE=0: no single-stepped profile), in the clone"
-	PROFILE=${PROFILE:-0} "$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
-	grep -E '^ok|^not ok|^# ' "$logdir/bench.log" | sed 's/^/[bench] /' || true
-	count "$logdir/bench.log" "make bench QUICK=1"
-fi
 # The README's other commands (make demo, make run SCRIPT=...), and a
 # command it documents that nothing here runs: a failure that names it.
 if [ -n "$clone" ]; then
@@ -223,16 +235,14 @@ if [ -n "$clone" ]; then
 	"$readme" --in "$clone" late > "$logdir/readme-late.log" 2>&1
 	readme_report "$logdir/readme-late.log"
 fi
-if [ -n "$clang_pid" ]; then
-	wait "$clang_pid"
-	grep -E '^not ok|^# ' "$logdir/clang.log" | sed 's/^/[clang] /' || true
-	count "$logdir/clang.log" "x86_64-clang"
-fi
+collect "$bench_pid" bench "make bench QUICK=1" '^ok|^not ok|^# '
+# The niced side checks, ended last.
+collect "$configs_pid" configs "make configs"
+collect "$clang_pid" clang "x86_64-clang"
 if [ -n "$patches_pid" ]; then
 	wait "$patches_pid"
 	readme_report "$logdir/readme-patches.log"
-	grep -E '^not ok|^# ' "$logdir/patches.log" | sed 's/^/[patches] /' || true
-	count "$logdir/patches.log" "make patches"
+	collect - patches "make patches"
 fi
 # make clean last, in the clone, with a build/ of its own (never this one).
 if [ -n "$clone" ]; then

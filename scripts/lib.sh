@@ -22,6 +22,16 @@ info() {
 }
 die() { printf 'kmark: error: %s\n' "$*" >&2; exit 1; }
 
+# build_lock "$@" (first thing in setup.sh, build-kernel.sh, mkinitramfs.sh):
+# with KMARK_BUILD_LOCK=FILE, runs that share a build/ (make check's bench
+# beside its make run and make demo; several checkouts of a developer) take
+# turns: the script runs again, whole, under flock FILE. What it calls runs
+# under the same lock (KMARK_BUILD_LOCKED), never waiting on it.
+build_lock() {
+	[ -n "${KMARK_BUILD_LOCK:-}" ] && [ -z "${KMARK_BUILD_LOCKED:-}" ] || return 0
+	KMARK_BUILD_LOCKED=1 exec flock "$KMARK_BUILD_LOCK" "$0" "$@"
+}
+
 # Kernel ARCH= and the output folder for our ARCH names.
 kernel_arch() {
 	case "$1" in

@@ -8,6 +8,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+build_lock "$@"
 INFO_TAG=CPIO
 flavour=${1:?usage: mkinitramfs.sh FLAVOUR}
 arch=$(flavour_arch "$flavour")

@@ -6,6 +6,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+build_lock "$@"
 
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       libelf-dev libssl-dev cpio xz-utils gcc-multilib make gcc python3

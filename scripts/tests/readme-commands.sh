@@ -48,8 +48,9 @@ res() {
 # A skip as make check's counting names it (scripts/tally.sh).
 skip() { echo "[readme] skip $1  # SKIP $2"; skipped=$((skipped + 1)); }
 diag() { sed 's/^/# /'; }
-# A kernel object or image newer than this was rebuilt by the clone.
-stamp=$logs/.stamp
+# A kernel object or image newer than this was rebuilt by the clone. One
+# per run: make check runs the bench group beside the others.
+stamp=$logs/.stamp.$$
 
 # group_of COMMAND: where make check runs it; "none" if nothing here
 # knows the command.
@@ -342,6 +343,7 @@ run_groups() {
 		done <<< "$list"
 	done
 	rm -rf "$work"
+	rm -f "$stamp"
 }
 
 all_groups="configs patches run bench late clean"

@@ -396,6 +396,8 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
  * @fmt:	printf-style format with named fields, a string literal
  *
  * kmark() with the system given at the site rather than by KMARK_SYSTEM.
+ * A field is named by the word before its "=", or by "{NAME}" right before
+ * that word ("{parent_pid}pid=%d": field parent_pid, printed "pid=").
  */
 #define kmark_system(_sys, _name, fmt, ...)				\
 	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_sys, _name, fmt, \

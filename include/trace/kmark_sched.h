@@ -57,11 +57,12 @@ static __always_inline void kmark_sched_wakeup(struct task_struct *p)
 	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
 }
 
+/* ftrace's fields parent_comm and parent_pid, printed "comm=" and "pid=". */
 static __always_inline void kmark_sched_process_fork(struct task_struct *parent,
 						     struct task_struct *child)
 {
 	kmark_system("sched", sched_process_fork,
-	      "comm=%s pid=%d child_comm=%s child_pid=%d",
+	      "{parent_comm}comm=%s {parent_pid}pid=%d child_comm=%s child_pid=%d",
 	      kmark_comm(parent), parent->pid, kmark_comm(child), child->pid);
 }
 

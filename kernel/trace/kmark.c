@@ -66,6 +66,28 @@ static bool kmark_p_ext_ok(char c)
 
 #define KMARK_P_EXT_ERR "Unsupported %p extension (use %p, %px, %pS, %ps or %pB)"
 
+/*
+ * "{NAME}LABEL=%" at @p: a field named otherwise than its label (ftrace's
+ * sched_process_fork prints "comm=" for its field parent_comm). Return
+ * NAME's length, or 0 if @p does not start one (a brace of the text).
+ */
+static unsigned int kmark_field_name_len(const char *p)
+{
+	const char *e = p + 1, *q;
+
+	if (!isalpha(*e) && *e != '_')
+		return 0;
+	while (isalnum(*e) || *e == '_')
+		e++;
+	if (*e != '}')
+		return 0;
+	for (q = e + 1; isalnum(*q) || *q == '_'; q++)
+		;
+	if (q == e + 1 || q[0] != '=' || q[1] != '%' || q[2] == '%')
+		return 0;
+	return e - p - 1;
+}
+
 /**
  * kmark_parse_format - parse a marker format into a layout
  * @fmt:	printf-style format
@@ -86,6 +108,7 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 	char *lit;
 	unsigned int litlen = 0;
 	const char *p = fmt;
+	char name[KMARK_NAME_MAX] = "";
 	int ret = -EINVAL;
 
 	l = kzalloc(struct_size(l, fields, KMARK_MAX_FIELDS), GFP_KERNEL);
@@ -101,7 +124,20 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 		struct kmark_field *f;
 		const char *start = p, *q;
 		bool lng = false, llng = false;
+		unsigned int nlen;
 
+		/* "{NAME}LABEL=%...": the field is NAME, the text LABEL=. */
+		nlen = *p == '{' ? kmark_field_name_len(p) : 0;
+		if (nlen) {
+			if (nlen >= KMARK_NAME_MAX) {
+				*err = "Field name too long";
+				goto fail_at;
+			}
+			memcpy(name, p + 1, nlen);
+			name[nlen] = '\0';
+			p += nlen + 2;
+			continue;
+		}
 		if (*p != '%') {
 			lit[litlen++] = *p++;
 			continue;
@@ -188,8 +224,14 @@ struct kmark_layout *kmark_parse_format(const char *fmt, const char **err,
 		memcpy(f->conv, start, q - start);
 		f->conv[q - start] = '\0';
 
-		/* The field name is the word before "=", if there is one. */
-		if (start > fmt && start[-1] == '=') {
+		/*
+		 * The field name is the one given in braces before its label,
+		 * or the word before "=", if there is one.
+		 */
+		if (name[0]) {
+			strscpy(f->name, name, sizeof(f->name));
+			name[0] = '\0';
+		} else if (start > fmt && start[-1] == '=') {
 			const char *e = start - 1, *b = e;
 
 			while (b > fmt && (isalnum(b[-1]) || b[-1] == '_'))

@@ -54,7 +54,31 @@ static const struct kmark_fmt_case kmark_fmt_cases[] = {
 	{ "w=%ls", "Wide strings are not supported", 2 },
 	{ "n=%n", "Unsupported conversion", 3 },
 	{ "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d", "Too many fields (at most 16)", 32 },
+	/* "{NAME}LABEL=%": named otherwise than its label */
+	{ "{parent_comm}comm=%s {parent_pid}pid=%d child_pid=%d", NULL, 0, 3,
+	  "parent_comm parent_pid child_pid", "sii" },
+	/* braces that do not name the next field are text */
+	{ "{x} a=%d {1a}b=%d {c}=%d {d}e=%%d", NULL, 0, 3, "a b arg2", "iii" },
+	{ "{_under_score9}v=%lu", NULL, 0, 1, "_under_score9", "l" },
+	{ "{a0123456789a0123456789a0123456789a0123456789a0123456789a0123456789}v=%d",
+	  "Field name too long", 0 },
 };
+
+/* The text of a named field is its label, braces gone. */
+static void kmark_test_parse_named(struct kunit *test)
+{
+	const char *fmt = "{parent_comm}comm=%s {parent_pid}pid=%d {x}!";
+	const char *err = NULL;
+	unsigned int pos = 0;
+	struct kmark_layout *l = kmark_parse_format(fmt, &err, &pos);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(l), "%s at %u", err, pos);
+	KUNIT_ASSERT_EQ(test, l->nr_fields, 2);
+	KUNIT_EXPECT_STREQ(test, l->fields[0].prefix, "comm=");
+	KUNIT_EXPECT_STREQ(test, l->fields[1].prefix, " pid=");
+	KUNIT_EXPECT_STREQ(test, l->suffix, " {x}!");
+	kmark_free_layout(l);
+}
 
 static char kmark_type_letter(const struct kmark_field *f)
 {
@@ -1626,6 +1650,7 @@ static void kmark_test_module_gone_formats(struct kunit *test)
 
 static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_parse_format),
+	KUNIT_CASE(kmark_test_parse_named),
 	KUNIT_CASE(kmark_test_round_trip),
 	KUNIT_CASE(kmark_test_task_state),
 	KUNIT_CASE(kmark_test_comm_inline),

@@ -237,7 +237,7 @@ static int kmark_pid_fork_update(struct kmark_instance *inst, bool fork_on)
 			__kmark_probe_unregister(exit, kmark_pid_exit_probe, inst);
 		return 0;
 	}
-	kmark_fork_parent_arg = kmark_arg_index(fork, "pid");
+	kmark_fork_parent_arg = kmark_arg_index(fork, "parent_pid");
 	kmark_fork_child_arg = kmark_arg_index(fork, "child_pid");
 	kmark_exit_pid_arg = kmark_arg_index(exit, "pid");
 	if (!fork || !exit || kmark_fork_parent_arg < 0 ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: a pipe ping-pong between two known tasks shows as exact sched_switch lines
 . /tests/lib.sh
-plan 8
+plan 10
 reset_kmark
 N=200
 echo sched_switch > $K/set_event
@@ -35,4 +35,21 @@ echo > $K/set_event
 ping=${out#ping=}; ping=${ping%% *}; pong=${out##*pong=}
 check "sched_process_fork: parent and child" grep -qE "sched_process_fork: comm=.* pid=[0-9]+ child_comm=.* child_pid=$ping\$" $K/trace
 check "sched_process_exit of kmpong" grep -qE "^ +kmpong-$pong .* sched_process_exit: comm=kmpong pid=$pong prio=120\$" $K/trace
+# ftrace's field names (parent_comm, parent_pid), its printed text:
+# a filter on parent_pid keeps this shell's children only.
+F=$K/events/sched/sched_process_fork
+check "sched_process_fork's fields are ftrace's, its print fmt too" sh -c "
+	grep -q 'field:char parent_comm\[16\];' $F/format &&
+	grep -q 'field:pid_t parent_pid;\|field:int parent_pid;' $F/format &&
+	grep -q '^print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, REC->child_comm, REC->child_pid\$' $F/format"
+echo > $K/trace
+echo "parent_pid == $$" > $F/filter
+echo 1 > $F/enable
+kmark-testprog pingpong 1 > /dev/null
+sh -c true
+echo 0 > $F/enable
+echo 0 > $F/filter
+n=$(grep -c 'sched_process_fork:' $K/trace)
+other=$(grep 'sched_process_fork:' $K/trace | grep -vc " pid=$$ child_comm=")
+check "a filter on parent_pid: this shell's forks only ($n, $other others)" test "$n" -ge 2 -a "$other" = 0
 reset_kmark

@@ -58,7 +58,7 @@ run() {
 	rc=$?
 	took=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }')
 	sed -n 's/^\[\([0-9]*\)\].*[[:space:]]\[\([A-Z]*\)\]$/\1 \2/p' /tmp/ftt-$1.out > /tmp/ftt-$1.verdicts
-	cases | awk 'NR == FNR { v[$1] = $2; next } { print $1, (FNR in v) ? v[FNR] : "MISSING" }' \
+	cases | awk 'FILENAME == ARGV[1] { v[$1] = $2; next } { print $1, (FNR in v) ? v[FNR] : "MISSING" }' \
 		/tmp/ftt-$1.verdicts - > /tmp/ftt-$1.res
 	n=$(wc -l < /tmp/ftt-$1.verdicts)
 	diag "ftracetest on $2: $n cases in $took s (exit $rc): $(sed -n 's/^# of \([a-z]*\)[^:]*: *\([0-9]*\)/\1 \2,/p' /tmp/ftt-$1.out | tr '\n' ' ')"
@@ -117,8 +117,10 @@ trap - EXIT
 reset_kmark
 
 # Every case's verdicts, for scripts/ftracetest_table.py update (the
-# table from a run's log), and the summary.
-awk 'NR == FNR { f[$1] = $2; next } { print "ftt-result", $1, ($1 in f) ? f[$1] : "-", $2 }' \
+# table from a run's log), and the summary. (No ftrace run: its column
+# "-", kept from the table; FILENAME, as an empty first file leaves NR ==
+# FNR true for the second.)
+awk 'FILENAME == ARGV[1] { f[$1] = $2; next } { print "ftt-result", $1, ($1 in f) ? f[$1] : "-", $2 }' \
 	/tmp/ftt-ftrace.res /tmp/ftt-kmark.res | sed 's/^/# /'
 npass() { grep -c ' PASS$' "$1"; }
 if [ -s /tmp/ftt-ftrace.res ]; then

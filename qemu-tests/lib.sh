@@ -77,6 +77,22 @@ check_error() {
 	ok "$name"
 }
 
+# sweep NAME [-s M:FILE:TEXT]... OP ARGS...: kmark-testprog sweep runs OP
+# (a write, an open) with its 1st, 2nd, ... allocation failing until OP
+# makes fewer allocations; before each run the -s writes set the state up.
+# A failure must leave the control files as they were; a success (an
+# allocation done without, or none failed) as a run without failures.
+sweep() {
+	name=$1
+	shift
+	res=$(K=$K kmark-testprog sweep "$@")
+	case "$res" in
+	"ok 0 of"*) not_ok "$name: no allocation failed ($res)" ;;
+	ok*) ok "$name: $res allocations failed, each failure changed nothing" ;;
+	*) not_ok "$name: $res" ;;
+	esac
+}
+
 # fault_setup: make fail-nth (kmark-testprog failnth) reach every
 # allocation, quietly (no stack dump per injected failure). The kernel's
 # own reports of failed allocations (warn_alloc) are expected from here to

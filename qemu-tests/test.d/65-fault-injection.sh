@@ -6,22 +6,6 @@ reset_kmark
 echo > $K/kprobe_events
 fault_setup
 
-# sweep NAME [-s M:FILE:TEXT]... OP ARGS...: kmark-testprog sweep runs OP
-# (a write, an open) with its 1st, 2nd, ... allocation failing until OP
-# makes fewer allocations; before each run the -s writes set the state up.
-# A failure must leave the control files as they were; a success (an
-# allocation done without, or none failed) as a run without failures.
-sweep() {
-	name=$1
-	shift
-	res=$(K=$K kmark-testprog sweep "$@")
-	case "$res" in
-	"ok 0 of"*) not_ok "$name: no allocation failed ($res)" ;;
-	ok*) ok "$name: $res allocations failed, each failure changed nothing" ;;
-	*) not_ok "$name: $res" ;;
-	esac
-}
-
 off='-s t:set_event:'
 sweep "set_event '>' replaces" $off -s t:set_event:sched_switch \
 	trunc $K/set_event 'sys_sync sched_wakeup'

@@ -7,18 +7,6 @@ echo > $K/kprobe_events
 echo > $K/synthetic_events
 fault_setup
 
-# sweep NAME [-s M:FILE:TEXT]... OP ARGS...: as 65-fault-injection.sh's.
-sweep() {
-	name=$1
-	shift
-	res=$(K=$K kmark-testprog sweep "$@")
-	case "$res" in
-	"ok 0 of"*) not_ok "$name: no allocation failed ($res)" ;;
-	ok*) ok "$name: $res allocations failed, each failure changed nothing" ;;
-	*) not_ok "$name: $res" ;;
-	esac
-}
-
 SW=events/sched/sched_switch/trigger
 WK=events/sched/sched_wakeup/trigger
 SY=events/syscalls/sys_sync/trigger

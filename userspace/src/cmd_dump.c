@@ -165,19 +165,8 @@ static int dump_dat(const char *file)
 	if (ret)
 		goto out;
 	cpus = xmalloc(r.ncpus * sizeof(*cpus));
-	for (cpu = 0; cpu < r.ncpus; cpu++) {
-		struct rec_cpu *c = &r.cpu[cpu];
-		struct seg seg[2];
-		unsigned int i;
-
-		cpus[cpu].fd = c->out;
-		cpus[cpu].nseg = rot_segments(&c->rot, seg);
-		for (i = 0; i < cpus[cpu].nseg; i++) {
-			cpus[cpu].seg[i].off = c->base + seg[i].off;
-			cpus[cpu].seg[i].len = seg[i].len;
-		}
-		cpus[cpu].lost = 0;
-	}
+	for (cpu = 0; cpu < r.ncpus; cpu++)
+		rec_dat_cpu(&r.cpu[cpu], &cpus[cpu]);
 	out = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
 		info("cannot create %s: %s", file, strerror(errno));

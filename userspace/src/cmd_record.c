@@ -366,17 +366,9 @@ static int dat_finish(struct dat_session *d)
 	read_counts(d, d->end, d->stats);
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		struct rec_cpu *c = &r->cpu[cpu];
-		struct seg seg[2];
-		unsigned int i;
 		long long kept = -1;
 
-		cpus[cpu].fd = c->out;
-		cpus[cpu].nseg = rot_segments(&c->rot, seg);
-		for (i = 0; i < cpus[cpu].nseg; i++) {
-			cpus[cpu].seg[i].off = c->base + seg[i].off;
-			cpus[cpu].seg[i].len = seg[i].len;
-		}
-		cpus[cpu].lost = 0;
+		rec_dat_cpu(c, &cpus[cpu]);
 		size[cpu] = rot_kept(&c->rot);
 		/* -m overwrote pages: only a count tells the events kept */
 		if (rot_dropped(&c->rot))

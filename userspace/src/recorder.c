@@ -447,6 +447,20 @@ int rec_stop(struct recorder *r)
 	return ret;
 }
 
+void rec_dat_cpu(const struct rec_cpu *c, struct dat_cpu *d)
+{
+	struct seg seg[2];
+	unsigned int i;
+
+	d->fd = c->out;
+	d->nseg = rot_segments(&c->rot, seg);
+	for (i = 0; i < d->nseg; i++) {
+		d->seg[i].off = c->base + seg[i].off;
+		d->seg[i].len = seg[i].len;
+	}
+	d->lost = 0;
+}
+
 unsigned long long rec_bytes(const struct rec_cpu *c)
 {
 	return __atomic_load_n(&c->bytes, __ATOMIC_RELAXED);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "datfile.h"
 #include "recplan.h"
 
 struct recorder;
@@ -70,6 +71,11 @@ int rec_wait(struct recorder *r, double deadline, double tick,
  * written) and end; their errors are printed. 0 or an exit code.
  */
 int rec_stop(struct recorder *r);
+/*
+ * A CPU's recording as trace.dat's writer reads it (dat_write()): its
+ * file and the parts of it that hold pages, in order; nothing lost.
+ */
+void rec_dat_cpu(const struct rec_cpu *c, struct dat_cpu *d);
 /* bytes written for a CPU so far */
 unsigned long long rec_bytes(const struct rec_cpu *c);
 /* close everything, remove the CPU files but keep_cpu's (-1: none) */

@@ -18,7 +18,12 @@
 #       and the oops note, the dump did not consume it; the top instance's
 #       consuming dump of the oopsing CPU; traceoff on warning and its
 #       sysctl; FLIGHT-3; QEMU ends (isa-debug-exit)
-#   B1  (a new QEMU on the same memory) FLIGHT-3 is there; FLIGHT-4
+#   B1  (a new QEMU on the same memory, reboots kept in it) FLIGHT-3 is
+#       there; FLIGHT-4; a task hangs (LKDTM's HUNG_TASK) and the hung-task
+#       detector panics: the dump of the instance goes to the console, the
+#       kernel reboots
+#   B2  the previous trace has FLIGHT-4 and ends with the panic note;
+#       FLIGHT-8; QEMU ends
 #   C1  (the host wrote random bytes over the region, its magic kept) no
 #       previous trace, the header is damaged; the instance records
 #   D1  (the host gave the header another kernel's banner, checksum
@@ -92,6 +97,7 @@ case "$first" in
 	FLIGHT-1) phase=A2 ;;
 	FLIGHT-2) phase=A3 ;;
 	FLIGHT-3) phase=B1 ;;
+	FLIGHT-4) phase=B2 ;;
 	*) lines $I/trace | grep -q '<unknown event [0-9]*>' && phase=F1 ;;
 	esac ;;
 "no previous trace: no kmark header"*) phase=A1 ;;
@@ -256,6 +262,29 @@ B1)
 	echo 1 > $I/tracing_on
 	sync
 	mark 4
+	# A task blocked for good in D state: khungtaskd finds it within two
+	# timeouts (2 s) and, with hung_task_panic, panics.
+	fcheck "LKDTM is there (provoke-crash/DIRECT)" \
+		test -w /sys/kernel/debug/provoke-crash/DIRECT
+	echo 1 > /proc/sys/kernel/hung_task_panic
+	echo 2 > /proc/sys/kernel/hung_task_timeout_secs
+	echo "KMARK-FLIGHT-HUNG $phase"
+	echo HUNG_TASK > /sys/kernel/debug/provoke-crash/DIRECT &
+	sleep 60
+	fbad "no hung-task panic within 60 s"
+	finish
+	;;
+B2)
+	fcheck "last_boot_info: a panic, of a hung task" \
+		grep -q '^panic at .*: hung_task: blocked tasks' /tmp/info.txt
+	lines $I/trace > /tmp/prev.txt
+	fdiag "$(tail -n 3 /tmp/prev.txt)"
+	fcheck "the previous trace has FLIGHT-4" grep -q 'tracing_mark_write: FLIGHT-4' /tmp/prev.txt
+	fcheck "its last line is the panic note" \
+		sh -c "tail -n 1 /tmp/prev.txt | grep -q 'tracing_mark_write: kmark: tracing stopped: panic: hung_task: blocked tasks'"
+	echo 1 > $I/tracing_on
+	sync
+	mark 8
 	finish
 	;;
 C1)

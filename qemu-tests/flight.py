@@ -7,12 +7,14 @@ usage: flight.py FLAVOUR [--logdir DIR]
 Boots build/FLAVOUR (scripts/boot.sh, script mode) with
 qemu-tests/flight-guest.sh, the same kernel command line and initramfs
 every time, its RAM in a file (-object memory-backend-file, share=on) that
-outlives each QEMU process, in five runs:
+outlives each QEMU process, in six runs (nine boots):
 
   A  one QEMU process, reboots kept in it (-action reboot=reset after
      boot.sh's -no-reboot): a cold start, a warm reboot (reboot -f), an
      oops that panics (panic=-1 reboots), three boots
-  B  a second QEMU process on the same RAM file
+  B  a second QEMU process on the same RAM file: a hung task that panics
+     (LKDTM's HUNG_TASK, hung_task_panic), the dump at the panic, a
+     reboot kept in it, two boots
   C  after random bytes over the region (its first 8 bytes, the magic,
      kept): the header does not check
   D  after the header got another kernel's banner (checksum made right):
@@ -138,8 +140,11 @@ def segment(lines, start, end):
     return out
 
 
-def check_dump(res, lines, name, instance, cpus, limit, only_cpu=None):
-    """A console dump: its head, lines, order, count. Return (shown, left)."""
+def check_dump(res, lines, name, instance, cpus, limit, only_cpu=None,
+               request='oops', note='oops: Oops'):
+    """A console dump: its head, lines, order, count; the crash request
+    (kmark_test's, what=@request; None: none) in it and the note "kmark:
+    tracing stopped: @note..." its last line. Return (shown, left)."""
     head = [i for i, l in enumerate(lines) if l.startswith('kmark: dump of instance ')]
     if not res.check(f'{name}: a dump on the console', len(head) == 1,
                      f'{len(head)} dump heads'):
@@ -174,12 +179,13 @@ def check_dump(res, lines, name, instance, cpus, limit, only_cpu=None):
     if only_cpu is not None:
         res.check(f'{name}: only CPU {only_cpu}\'s events',
                   set(per_cpu) == {f'{only_cpu:03d}'}, str(per_cpu))
-    res.check(f'{name}: the crash request is in it',
-              any(t.group(5) == 'crash_request' and t.group(6) == 'what=oops'
-                  for t in body))
-    res.check(f'{name}: its last line is the oops note',
+    if request:
+        res.check(f'{name}: the crash request is in it',
+                  any(t.group(5) == 'crash_request' and t.group(6) == f'what={request}'
+                      for t in body))
+    res.check(f'{name}: its last line is the {note.split(":")[0]} note',
               bool(body) and body[-1].group(5) == 'tracing_mark_write' and
-              body[-1].group(6).startswith('kmark: tracing stopped: oops: Oops'),
+              body[-1].group(6).startswith(f'kmark: tracing stopped: {note}'),
               body[-1].group(0) if body else 'no lines')
     return len(body), left
 
@@ -340,28 +346,51 @@ def main():
             return
         phys, size, hsize = reg
 
-        def run(name, phase, prep=None):
+        def run(name, phase, prep=None, then=None):
+            """One QEMU run: boot @phase, and @then after a reboot in it
+            (a crash between, its part of the console returned)."""
             if prep:
                 why = prep()
                 if not res.check(f'{name}: the host changed the region', why is None, why):
-                    return
+                    return None
             log = os.path.join(logdir, f'{name}.log')
-            rc = boot(a.flavour, log, mem, a.timeout)
+            rc = boot(a.flavour, log, mem + (' -action reboot=reset' if then else ''),
+                      a.timeout)
             lines = console(log)
             phases = guest_results(res, lines, name)
-            res.check(f'{name}: boot {phase}', phases == [phase], f'phases {phases}')
+            want = [phase] + ([then] if then else [])
+            res.check(f'{name}: boot{"s" if then else ""} {" ".join(want)}',
+                      phases == want, f'phases {phases}')
             res.check(f'{name}: it ended where it meant to',
-                      rc == 1 and f'KMARK-FLIGHT-END {phase}' in lines, f'boot.sh {rc}')
+                      rc == 1 and f'KMARK-FLIGHT-END {want[-1]}' in lines, f'boot.sh {rc}')
+            crash = []
+            if then:
+                crash = segment(lines, rf'^KMARK-FLIGHT-HUNG {phase}',
+                                rf'^KMARK-FLIGHT-PHASE {then}')
+                i = lines.index(f'KMARK-FLIGHT-HUNG {phase}') \
+                    if f'KMARK-FLIGHT-HUNG {phase}' in lines else len(lines)
+                lines = lines[:i] + lines[i + 1 + len(crash):]
             # (not the guest's own lines: last_boot_info quotes the
             # previous boot's oopses)
             bad = [l for l in lines if not l.startswith('FLIGHT') and
                    (TROUBLE.search(l) or CRASH.search(l))]
-            res.check(f'{name}: no oops, no warning, no kernel trouble', not bad,
+            res.check(f'{name}: no oops, no warning, no kernel trouble'
+                      f'{" but the crash asked for" if then else ""}', not bad,
                       '; '.join(bad[:3]))
             res.check(f'{name}: the region is where it was', region(lines) == reg,
                       f'{region(lines)} != {reg}')
+            return crash
 
-        run('B', 'B1')
+        # B: a hung task that panics (hung_task_panic), the dump at the
+        # panic (every CPU, the last 20 of each), B2 finds the trace.
+        hung = run('B', 'B1', then='B2')
+        if hung is not None:
+            res.check('B1: the hung-task detector found the task and panicked',
+                      any(re.search(r'INFO: task .* blocked for more than', l) for l in hung) and
+                      any('Kernel panic - not syncing: hung_task: blocked tasks' in l
+                          for l in hung))
+            check_dump(res, hung, 'B1 hung-task panic dump', 'flight', 'all CPUs', 20,
+                       request=None, note='panic: hung_task: blocked tasks')
         run('C', 'C1', lambda: scribble(ram, phys, phys + size, keep=8))
         run('D', 'D1', lambda: other_banner(ram, phys))
         run('E', 'E1', lambda: scribble(ram, phys + hsize, phys + size))

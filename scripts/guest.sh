@@ -72,7 +72,7 @@ guest() {
 			"${dats[@]}" > "$logdir/$flavour.dat" 2>&1 ;;
 	esac
 	# The flight recorder: boots that crash, reboot and find their trace
-	# again (qemu-tests/flight.py: eight boots in six QEMU runs), on every
+	# again (qemu-tests/flight.py: nine boots in six QEMU runs), on every
 	# kernel (i386-stress: CONFIG_FTRACE=n, multi-threaded TCG).
 	rm -f "$logdir/$flavour"-flight.*
 	if [ -z "${KMARK_BOOT_SH:-}" ]; then

@@ -26,6 +26,8 @@ ALLOWED = [
      'the comparison with ftrace needs ftrace'),
     (NO_FTRACE, '38-hist-vs-ftrace.*', r'^no ftrace in this kernel$',
      "the comparison with ftrace's hist triggers needs ftrace"),
+    (NO_FTRACE, '35-stack-vs-ftrace.*', r'^no ftrace in this kernel$',
+     "the comparison with ftrace's stacks needs ftrace"),
     ('i386 i386-bench', '15-doc-commands.*',
      r'^the documents show x86_64 output$',
      "the documents' commands are compared with their x86_64 output"),

@@ -10,6 +10,8 @@
 #   nomodules  CONFIG_MODULES=n
 #   nojumplabel CONFIG_JUMP_LABEL=n (on i386 the i386-stress test kernel
 #              is built and booted so, whole)
+#   ftrace     ftrace's function tracer with DYNAMIC_FTRACE (the notrace
+#              refusal of kprobe events; no test kernel has it)
 # The base
 # (configure.sh ARCH-matrix, kept in build/ARCH-matrix-base) is made once;
 # each variation is merged onto it and olddefconfig'd, and must keep every
@@ -27,7 +29,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 INFO_TAG=CONFIGS
 ARCHES=("$@")
 [ ${#ARCHES[@]} -gt 0 ] || ARCHES=(x86_64 i386)
-VARIANTS=${KMARK_MATRIX:-off nokprobes up nomodules nojumplabel}
+VARIANTS=${KMARK_MATRIX:-off nokprobes up nomodules nojumplabel ftrace}
 # i386's own list (make check: off and up, the small boards' kernels).
 VARIANTS_I386=${KMARK_MATRIX_I386:-$VARIANTS}
 

@@ -1039,6 +1039,8 @@ int kmark_snapshot_swap(struct kmark_instance *inst);
 void kmark_snapshot_free(struct kmark_instance *inst);
 void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
 unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
+struct pt_regs;
+void kmark_stack_regs_set(struct pt_regs *regs);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);

@@ -443,6 +443,8 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 					  GENMASK_ULL(a->bf_width - 1, 0);
 		}
 	}
+	/* A stack of this hit (options/stacktrace, triggers) starts here. */
+	kmark_stack_regs_set(c->regs);
 	list_for_each_entry_rcu(file, &m->files, mlist) {
 		if (READ_ONCE(file->flags) & KMARK_EF_SLOW)
 			kmark_kprobe_record_slow(tk, file, vals, slen, size,
@@ -451,6 +453,7 @@ static void notrace kmark_kprobe_record(struct kmark_kprobe *tk,
 			kmark_kprobe_record_one(tk, file, vals, slen, size, ip,
 						func);
 	}
+	kmark_stack_regs_set(NULL);
 }
 NOKPROBE_SYMBOL(kmark_kprobe_record);
 

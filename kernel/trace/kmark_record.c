@@ -1032,19 +1032,45 @@ NOKPROBE_SYMBOL(kmark_own_frame);
 #define KMARK_STACK_SCAN	64
 static DEFINE_PER_CPU(unsigned long [4][KMARK_STACK_SCAN], kmark_stack_all);
 
+/*
+ * The registers of the kprobe hit this CPU records at each context level,
+ * or NULL (a marker's hit): set by kmark_kprobe.c around its recording, so
+ * that a kprobe event's stack starts where the probe hit, from its
+ * registers, as ftrace's does (stack_trace_save_regs()). Unwinding from
+ * kmark's own frames instead showed the probed function twice and the
+ * optimized probe's detour buffer (35-stack-vs-ftrace.sh). Only this CPU
+ * reads and writes its slots, with preemption off.
+ */
+static DEFINE_PER_CPU(struct pt_regs * [4], kmark_stack_regs);
+
+/**
+ * kmark_stack_regs_set - the registers a stack of this hit starts from
+ * @regs:	a kprobe's, or NULL once its hit is recorded
+ */
+void notrace kmark_stack_regs_set(struct pt_regs *regs)
+{
+	this_cpu_ptr(kmark_stack_regs)[interrupt_context_level()] = regs;
+}
+NOKPROBE_SYMBOL(kmark_stack_regs_set);
+
 /**
  * kmark_stack_save - the caller's stack, without kmark's own frames
  * @entries:	gets up to @max return addresses
  * @max:	how many
+ *
+ * A kprobe's hit: the stack from the probe's registers (the probed
+ * function first, then its callers), as ftrace's.
  *
  * Return: how many were saved.
  */
 unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 {
 	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
+	struct pt_regs *regs = this_cpu_ptr(kmark_stack_regs)[interrupt_context_level()];
 	unsigned int n, i, kept = 0;
 
-	n = stack_trace_save(all, KMARK_STACK_SCAN, 0);
+	n = regs ? stack_trace_save_regs(regs, all, KMARK_STACK_SCAN, 0) :
+		   stack_trace_save(all, KMARK_STACK_SCAN, 0);
 	/* kmark's own frames left out wherever the unwinder put them */
 	for (i = 0; i < n && kept < max; i++)
 		if (!kmark_own_frame(all[i]))

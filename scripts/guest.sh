@@ -3,9 +3,17 @@
 # test-guest-status.sh runs guest() with a stand-in for boot.sh,
 # KMARK_BOOT_SH, that writes a canned console log and exits with a
 # given status). Needs $top and $logdir.
-# guest FLAVOUR: boot the check guest and parse its log (in the background
-# while the next kernel builds: a single-threaded guest leaves a core free).
+# guest FLAVOUR: all of a kernel's boots, parsed: guest_main's, then
+# guest_extra's.
 guest() {
+	guest_main "$1"
+	guest_extra "$1"
+}
+
+# guest_main FLAVOUR: boot the check guest and parse its log (in the
+# background while the next kernel builds: a single-threaded guest leaves a
+# core free).
+guest_main() {
 	local boot_sh=${KMARK_BOOT_SH:-$top/scripts/boot.sh} flavour=$1 dirs=test.d skip= args
 	local topics=() dats=() t d log rc extra
 	# The boot parameters 00-boot.sh checks, on x86_64; the others boot
@@ -44,7 +52,7 @@ guest() {
 	done
 	log=$logdir/$flavour.log
 	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat" \
-		"$logdir/$flavour"-lockdown-*
+		"$logdir/$flavour"-lockdown-* "$logdir/$flavour"-flight.*
 	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs TESTSKIP="$skip" \
 		FUZZ_TIME=$fuzz KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
 		"$boot_sh" "$flavour" check \
@@ -71,6 +79,12 @@ guest() {
 		python3 "$top/qemu-tests/dat_check.py" "$flavour" "$log" \
 			"${dats[@]}" > "$logdir/$flavour.dat" 2>&1 ;;
 	esac
+}
+
+# guest_extra FLAVOUR: the kernel's other boots, after its check boot (make
+# check runs x86_64's beside the stress guest).
+guest_extra() {
+	local boot_sh=${KMARK_BOOT_SH:-$top/scripts/boot.sh} flavour=$1 log rc level
 	# The flight recorder: boots that crash, reboot and find their trace
 	# again (qemu-tests/flight.py: nine boots in six QEMU runs), on every
 	# kernel (i386-stress: CONFIG_FTRACE=n, multi-threaded TCG).

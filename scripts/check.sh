@@ -71,14 +71,15 @@ collect() {
 	grep -E "${4:-^not ok|^# }" "$logdir/$2.log" | sed "s/^/[$2] /" || true
 	count "$logdir/$2.log" "$3"
 }
-# The matrix, less what the test kernels already build whole: x86_64
-# without up (i386's up is the UP build) and nojumplabel (i386-stress is
-# built and booted without JUMP_LABEL); i386 only up (off compiles the same
-# sites away as x86_64's off). make configs alone builds all of it.
+# The matrix, less what the test kernels already build whole and what
+# make check's time has no room for: x86_64 off (the markers compiled
+# away), i386 up (the uniprocessor build); nojumplabel is i386-stress
+# itself. make configs alone builds all of it (nokprobes, nomodules,
+# ftrace too).
 configs_pid=
 if [ "${CHECK_CONFIGS:-1}" = 1 ] && [ -n "$clone" ]; then
 	info "configuration matrix (make configs, in the clone), in the background"
-	JOBS=2 KMARK_MATRIX="${KMARK_MATRIX:-off nokprobes nomodules}" \
+	JOBS=2 KMARK_MATRIX="${KMARK_MATRIX:-off}" \
 		KMARK_MATRIX_I386="${KMARK_MATRIX_I386:-up}" \
 		nice -n 19 "$readme" --in "$clone" configs \
 		> "$logdir/configs.log" 2>&1 &

@@ -9,8 +9,8 @@
 #   add P F [S]       add P passed, F failed, S skipped
 #   count FILE WHAT   add FILE's closing line; a FILE without one, or whose
 #                     skips are not each named on a line, is a failure
-#   tally_close       print the failures again (CI shows a log's tail), the
-#                     skips, then "N passed, N failed, N skipped" as the
+#   tally_close       print the skips, the failures again (CI shows a log's
+#                     tail), then "N passed, N failed, N skipped" as the
 #                     last line; fails if anything failed
 tally_init() {
 	passed=0 failed=0 skipped=0 tally_skips=$1 tally_fails=$1.failed
@@ -54,13 +54,15 @@ count() {
 	fi
 }
 tally_close() {
-	if [ -s "$tally_fails" ]; then
-		echo "failed (each above, with its diagnostics):"
-		sed 's/^/  /' "$tally_fails"
-	fi
 	if [ -s "$tally_skips" ]; then
 		echo "skipped, each expected on its kernel (qemu-tests/skips.py):"
 		sed 's/^/  /' "$tally_skips"
+	fi
+	# The failures last, just above the closing line: CI keeps only the
+	# log's last twenty-odd lines (the skips pushed them out of it once).
+	if [ -s "$tally_fails" ]; then
+		echo "failed (each above, with its diagnostics):"
+		sed 's/^/  /' "$tally_fails"
 	fi
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" = 0 ]

@@ -60,6 +60,16 @@ else
 	echo "not ok - ... and the failures are named again above the closing line ($n named)"
 	sed 's/^/# /' "$t/out"
 fi
+# ... and last of all, below the skips: CI keeps only the log's tail.
+tally 1 "18 passed, 3 failed, 3 skipped" "a run with skips and failures is red" \
+	"$(guest x86_64 good.log 0)" "$(guest i386-stress skips.log 0)" "$(guest x86_64 skips.log 0)"
+if [ "$(tail -n 5 "$t/out" | head -n 1)" = "failed (each above, with its diagnostics):" ] &&
+   [ "$(tail -n 4 "$t/out" | grep -c '^  .*not ok')" = 3 ]; then
+	echo "ok - ... its failures are the last lines above the closing line, below the skips"
+else
+	echo "not ok - ... its failures are the last lines above the closing line, below the skips"
+	sed 's/^/# /' "$t/out"
+fi
 tally 1 "16 passed, 1 failed, 0 skipped" "a guest that timed out after all its results makes the run red" \
 	"$(guest x86_64 good.log 0)" "$(guest x86_64 good.log 124)"
 tally 1 "16 passed, 1 failed, 0 skipped" "a guest that never reached the runner's end line makes the run red" \

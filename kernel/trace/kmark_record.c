@@ -21,6 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
+#include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
@@ -997,10 +998,25 @@ static void kmark_stack_print_format(struct seq_buf *s,
 static DEFINE_PER_CPU(char [4][KSYM_NAME_LEN], kmark_stack_sym);
 
 /*
+ * The verdicts of kmark_own_frame() on the core kernel's text, cached: a
+ * name lookup per frame made a stack cost six times ftrace's (make bench),
+ * and the same return addresses come back event after event. An address
+ * is in at most one of the two tables, which never go stale (the core
+ * kernel's text does not move); each slot is one word, written and read
+ * whole (any CPU, any context: a lost or overwritten slot is only a
+ * lookup more).
+ */
+#define KMARK_OWN_CACHE_BITS	8
+static unsigned long kmark_own_yes[1 << KMARK_OWN_CACHE_BITS];
+static unsigned long kmark_own_no[1 << KMARK_OWN_CACHE_BITS];
+
+/*
  * Whether @addr is in kmark's recording path or in kprobes' breakpoint
  * handling: frames the stack of an event leaves out, by name. A count of
  * frames to skip is not enough: without frame pointers (UNWINDER_GUESS)
- * the unwinder sees a varying number of them.
+ * the unwinder sees a varying number of them. Both are built in: a frame
+ * outside the core kernel's text (a module's, a trampoline) is never
+ * theirs, whatever its name.
  */
 static bool notrace kmark_own_frame(unsigned long addr)
 {
@@ -1011,14 +1027,19 @@ static bool notrace kmark_own_frame(unsigned long addr)
 		"kretprobe_", "__kretprobe_", "arch_rethook_", "rethook_",
 	};
 	char *name = this_cpu_ptr(kmark_stack_sym)[interrupt_context_level()];
+	u32 h = hash_long(addr, KMARK_OWN_CACHE_BITS);
 	unsigned int i;
+	bool yes = false;
 
-	if (lookup_symbol_name(addr, name))
+	if (READ_ONCE(kmark_own_yes[h]) == addr)
+		return true;
+	if (READ_ONCE(kmark_own_no[h]) == addr || !core_kernel_text(addr))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(own); i++)
-		if (str_has_prefix(name, own[i]))
-			return true;
-	return false;
+	if (!lookup_symbol_name(addr, name))
+		for (i = 0; i < ARRAY_SIZE(own) && !yes; i++)
+			yes = str_has_prefix(name, own[i]);
+	WRITE_ONCE(*(yes ? &kmark_own_yes[h] : &kmark_own_no[h]), addr);
+	return yes;
 }
 NOKPROBE_SYMBOL(kmark_own_frame);
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: kmark() in a module built out of tree (M=) and in the tree (samples/kmark): its markers listed as 'name format [module]' while it is loaded, 'module:name' and globs in set_event, set_event naming the module before it loads takes effect at load, a site joining a kernel marker, a site that disagrees stays off with a log line and the module loads, records render after the module is gone (even with a reader blocked at unload), reload gets the marker back; the sample's kthread marker; a few hundred load/fire/unload rounds while tracing, each recorded, with a clean log (lockdep on i386 and the stress kernel) and nothing left behind; an unload whose allocations fail still unloads and takes the marker along
 . /tests/lib.sh
-plan 27
+plan 28
 reset_kmark
 rmmod kmark_mark 2>/dev/null
 F=/sys/module/kmark_mark/parameters/fire
@@ -80,6 +80,20 @@ echo 2 > /sys/module/kmark_sample/parameters/work
 kmark-testprog drain $K/trace_pipe > /tmp/mm.txt
 expect_eq "the sample's markers record (2 steps, then done)" \
 	"$(grep -c ' kmark_sample_step: step=[01] of=2 comm=sh$' /tmp/mm.txt) $(grep -c ' kmark_sample_done:' /tmp/mm.txt)" "2 1"
+# A module's frames in an event's stack, whatever their names: kmark's own
+# frames are left out by name, and kmark_sample_work's name starts as
+# theirs do (it was left out too, until kmark looked only at the core
+# kernel's text for its own).
+echo 'kmark_sample:kmark_sample_done' > $K/set_event
+echo 1 > $K/options/stacktrace
+echo > $K/trace
+echo 1 > /sys/module/kmark_sample/parameters/work
+echo 0 > $K/options/stacktrace
+frame='^ => kmark_sample_work+0x[0-9a-f]*/0x[0-9a-f]* \[kmark_sample\]'
+grep -q "$frame" $K/trace || diag "$(grep -A 8 'kernel_stack:' $K/trace)"
+check "a stack through a module shows the module's function (kmark_sample_work)" \
+	grep -q "$frame" $K/trace
+echo > $K/set_event
 rmmod kmark_sample
 
 # The sample's own probe (the in-kernel API, the exported symbols' user):

@@ -148,6 +148,12 @@ while [ $r -lt "$RUNS" ]; do
 	echo 'a == -1' > $K/events/kmark/kmark_bench/filter
 	out hit.marker_filtered "$(bench marker)"
 	echo 0 > $K/events/kmark/kmark_bench/filter
+	# options/stacktrace: each event followed by its kernel stack.
+	if [ -e $K/options/stacktrace ]; then
+		echo 1 > $K/options/stacktrace
+		out hit.marker_stack "$(bench marker)"
+		echo 0 > $K/options/stacktrace
+	fi
 	echo > $K/set_event
 	# A hist trigger keyed by pid with one value, the event itself not
 	# recorded (soft mode): the same text on kmark's and ftrace's event.
@@ -172,6 +178,9 @@ while [ $r -lt "$RUNS" ]; do
 		echo 'a == -1' > $T/events/kmark_bench/kmark_bench/filter
 		out hit.tracepoint_filtered "$(bench tracepoint)"
 		echo 0 > $T/events/kmark_bench/kmark_bench/filter
+		echo 1 > $T/options/stacktrace
+		out hit.tracepoint_stack "$(bench tracepoint)"
+		echo 0 > $T/options/stacktrace
 		echo 0 > $T/events/kmark_bench/kmark_bench/enable
 		echo "p:bk kmark_bench_plain $KP" > $K/kprobe_events
 		echo bk > $K/set_event

@@ -26,7 +26,9 @@ fi
 printf '#!/bin/sh\ntaskset -p 1 $$ > /dev/null\n%s . /tests/bench.sh\n' \
 	"$(echo "$env" | sed 's/\([A-Z]*=[0-9]*\)/export \1;/g')" > "$out/run.sh"
 
-for mode in icount tcg; do
+# BENCH_MODES=icount leaves the plain-TCG boot out (make check: its
+# wall-clock figures are noise on a busy machine, and a boot long).
+for mode in ${BENCH_MODES:-icount tcg}; do
 	qa=
 	[ $mode = icount ] && qa='-icount shift=0,sleep=off'
 	info "boot ($mode): $env"
@@ -35,6 +37,15 @@ for mode in icount tcg; do
 		"$top/scripts/boot.sh" x86_64 script "$out/run.sh" 2>"$out/$mode.cmd" || true
 	echo "$(( $(date +%s) - start ))" > "$out/$mode.secs"
 done
+
+# The dump at a panic: kmark's and ftrace's, a DUMP_KB KiB buffer each, in
+# one panic (qemu-tests/bench-dump.sh), under -icount.
+dump_kb=1024
+[ "$quick" != 1 ] || dump_kb=256
+printf '#!/bin/sh\nexport DUMP_KB=%s\n. /tests/bench-dump.sh\n' "$dump_kb" > "$out/run-dump.sh"
+info "boot (icount): the dump of a $dump_kb KiB buffer at a panic, kmark's and ftrace's"
+LOG=$out/icount-dump.log TIMEOUT=1200 QEMU_ARGS='-icount shift=0,sleep=off' \
+	"$top/scripts/boot.sh" x86_64 script "$out/run-dump.sh" 2>/dev/null || true
 
 # One call of each path single-stepped under gdb: where its instructions
 # go, function by function (the report's "Where the instructions go").

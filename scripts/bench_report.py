@@ -56,7 +56,8 @@ def figures(vals, env):
     if plain is not None:
         f['hit.plain'] = plain
         for k in ('marker_off', 'marker_on', 'marker_paused', 'marker_filtered',
-                  'marker_hist', 'kmark_kprobe', 'ftrace_kprobe', 'ringbuf'):
+                  'marker_hist', 'kmark_kprobe', 'ftrace_kprobe', 'ringbuf',
+                  'marker_stack'):
             v = per_hit('hit.' + k)
             if v is not None:
                 f['hit.' + k] = v - plain
@@ -66,6 +67,9 @@ def figures(vals, env):
     tp_flt = per_hit('hit.tracepoint_filtered')
     if tp_off is not None and tp_flt is not None:
         f['hit.tracepoint_filtered'] = tp_flt - tp_off
+    tp_stack = per_hit('hit.tracepoint_stack')
+    if tp_off is not None and tp_stack is not None:
+        f['hit.tracepoint_stack'] = tp_stack - tp_off
     tp_hist = per_hit('hit.tracepoint_hist')
     if tp_off is not None and tp_hist is not None:
         f['hit.tracepoint_hist'] = tp_hist - tp_off
@@ -110,6 +114,77 @@ def figures(vals, env):
             if v is not None:
                 f[f'lat.{r}.{q}'] = v / 1000
     return f
+
+
+def dump_figures(path):
+    """The panic's two dumps in the console log of bench-dump.sh's boot:
+    {dump.TRACER.ns|lines|bytes|entries}, ns from the printk times of each
+    dump's first and last line (under -icount: instructions)."""
+    f = {}
+    vals = load(path)
+    for k, v in vals.items():
+        if k.startswith('dump.'):
+            f[k] = v[-1]
+    if not os.path.exists(path):
+        return f
+    ts = re.compile(r'^\[\s*(\d+)\.(\d+)\] (.*)$')
+    lines = []
+    with open(path, errors='replace') as fh:
+        for line in fh:
+            m = ts.match(line.strip('\r\n'))
+            if m:
+                lines.append((int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, '0')),
+                              m.group(3)))
+
+    def find(start, pred):
+        for i in range(start, len(lines)):
+            if pred(lines[i][1]):
+                return i
+        return None
+    # kmark: "kmark: dump of instance ..." to "kmark: end of dump: N events"
+    a = find(0, lambda t: t.startswith('kmark: dump of instance'))
+    b = a is not None and find(a, lambda t: t.startswith('kmark: end of dump:'))
+    lost = re.compile(r'^CPU:\d+ \[LOST \d+ EVENTS\]$')
+
+    def events(i, j):
+        return sum(1 for _, t in lines[i + 1:j] if not lost.match(t.strip()))
+    if a is not None and b:
+        f['dump.kmark.ns'] = lines[b][0] - lines[a][0]
+        f['dump.kmark.lines'] = events(a, b)
+        m = re.match(r'kmark: end of dump: (\d+) events', lines[b][1])
+        f['dump.kmark.said'] = int(m.group(1)) if m else None
+    # ftrace: "Dumping ftrace buffer:", its lines between two dashed lines
+    a = find(0, lambda t: t.startswith('Dumping ftrace buffer:'))
+    dash = '---------------------------------'
+    s1 = a is not None and find(a, lambda t: t.strip() == dash)
+    s2 = s1 and find(s1 + 1, lambda t: t.strip() == dash)
+    if a is not None and s2:
+        f['dump.ftrace.ns'] = lines[s2][0] - lines[a][0]
+        f['dump.ftrace.lines'] = events(s1, s2)
+    return f
+
+
+def dump_checks(ic):
+    """The dump boot's three checks: both dumps timed, and kmark's printed
+    every event of its buffer (kernel.kmark_dump_lines=0), one line each,
+    as many as its end line says, at least as many as the buffer held
+    before the panic (which adds a note). Their failures' lines."""
+    bad = []
+    for k in ('dump.kmark.ms_per_mib', 'dump.ftrace.ms_per_mib'):
+        if ic.get(k) is None:
+            bad.append(f'icount.{k}  # figure missing (build/bench/icount-dump.log)')
+    n, said, held = (ic.get(f'dump.kmark.{k}') for k in ('lines', 'said', 'entries'))
+    if n is None or n != said or not held or said < held:
+        bad.append(f'dump.kmark.lines  # {n} event lines dumped, its end line '
+                   f'says {said}, the buffer held {held} before the panic')
+    return bad
+
+
+def dump_ms_per_mib(ic):
+    for r in ('kmark', 'ftrace'):
+        ns, b = ic.get(f'dump.{r}.ns'), ic.get(f'dump.{r}.bytes')
+        if ns is not None and b:
+            ic[f'dump.{r}.ms_per_mib'] = ns / 1e6 * (1 << 20) / b
 
 
 def per_run(vals, env):
@@ -243,13 +318,19 @@ def profile_section(prof):
 def main():
     outdir, dest, quick, env, qemu, kver = sys.argv[1:7]
     quick = quick == '1'
+    # BENCH_MODES=icount (make check's QUICK run): no plain-TCG boot, its
+    # column says so and none of its figures is asked for.
+    ran = os.environ.get('BENCH_MODES', 'icount tcg').split()
     modes = {m: figures(load(os.path.join(outdir, m + '.log')), env)
-             for m in ('icount', 'tcg')}
+             for m in ('icount', 'tcg') if m in ran}
+    modes.setdefault('icount', {})
     nok = med(load(os.path.join(outdir, 'icount-nokmark.log')), 'switch.nokmark')
     ic_none = med(load(os.path.join(outdir, 'icount.log')), 'switch.none')
     if nok and ic_none:
         modes['icount']['switch.disabled_vs_nokmark'] = ic_none / nok
-    ic, tc = modes['icount'], modes['tcg']
+    ic, tc = modes['icount'], modes.get('tcg', {})
+    ic.update(dump_figures(os.path.join(outdir, 'icount-dump.log')))
+    dump_ms_per_mib(ic)
     ic_runs = per_run(load(os.path.join(outdir, 'icount.log')), env)
     nruns = len(ic_runs)
     probe = os.path.join(os.path.dirname(outdir), '.kvm-probe')
@@ -276,6 +357,8 @@ def main():
     L.append('|---|---:|---:|---:|---|')
 
     def tcg(v, key, text):
+        if 'tcg' not in ran:
+            return 'not run'
         # A drain's wall-clock difference can be lost in TCG's noise.
         return 'noise' if v is None and key.startswith('drain.') else text
 
@@ -294,7 +377,7 @@ def main():
     row('+ disabled kmark marker, per call', 'hit.marker_off', '')
     L.append(f"| disabled marker / no marker (whole call) | "
              f"{rfmt(ic.get('hit.marker_off_ratio'))} | {spread(ic_runs, 'hit.marker_off_ratio')} | "
-             f"{rfmt(tc.get('hit.marker_off_ratio'))} | the NOP alone: +1 instruction per call |")
+             f"{tcg(0, '', rfmt(tc.get('hit.marker_off_ratio')))} | the NOP alone: +1 instruction per call |")
     L.append(f"| ping-pong, sched_switch marker compiled in but disabled / kernel without kmark | "
              f"{rfmt(ic.get('switch.disabled_vs_nokmark'))} |  | not measured | within 1.01x |")
     row('+ kmark marker enabled, per event', 'hit.marker_on', '')
@@ -311,6 +394,12 @@ def main():
         'hit.tracepoint_filtered', '')
     rrow('kmark / ftrace, filtered-out event', 'hit.marker_filtered',
          'hit.tracepoint_filtered', '')
+    row('+ kmark marker enabled with options/stacktrace, per event (event and stack)',
+        'hit.marker_stack', '')
+    row('+ ftrace TRACE_EVENT enabled with options/stacktrace, per event',
+        'hit.tracepoint_stack', '')
+    rrow('**kmark / ftrace, event with its stack**', 'hit.marker_stack',
+         'hit.tracepoint_stack', '<= 1x')
     row('bytes per recorded event, kmark (buffer counters)', 'size.kmark', '')
     row('bytes per recorded event, ftrace (same fields)', 'size.ftrace', '')
     rrow('**kmark / ftrace, bytes per event**', 'size.kmark', 'size.ftrace', '<= 1x')
@@ -376,6 +465,15 @@ def main():
                     ('ftrace_raw', 'ftrace trace_pipe_raw + cat')):
         row(f'flood of {flood:,} events at the writer\'s full rate, lost: {what}',
             f'flood.{r}.lost', '')
+    for r, what in (('kmark', 'kmark (kmark_dump_on_oops, kernel.kmark_dump_lines=0)'),
+                    ('ftrace', 'ftrace (ftrace_dump_on_oops)')):
+        L.append(f'| dump at a panic, {what}: buffer bytes / events / console lines | '
+                 + ' / '.join(fmt(ic.get(f'dump.{r}.{k}'))
+                              for k in ('bytes', 'entries', 'lines')) + ' |  | not run |  |')
+        row(f'dump at a panic, {what}: ms (icount: M instructions) per MiB of buffer',
+            f'dump.{r}.ms_per_mib', '')
+    rrow('**kmark / ftrace, dump at a panic, per MiB of buffer**', 'dump.kmark.ms_per_mib',
+         'dump.ftrace.ms_per_mib', '<= 1x')
     row('idle reader: its own switches/s, kmark (read_delay_ms 50)', 'idle.kmark.own_ps', '')
     row('idle reader: its own switches/s, kmark woken per event (read_delay_ms 0)',
         'idle.kmark_per_event.own_ps', '')
@@ -564,7 +662,8 @@ def main():
             'idle.ftrace.own_ps', 'lat.kmark.p50', 'lat.ftrace.p50',
             'size.kmark', 'size.ftrace', 'hit.marker_filtered',
             'hit.tracepoint_filtered', 'hit.ringbuf', 'hit.marker_hist',
-            'hit.tracepoint_hist', 'mem.kmark.hist_entry', 'mem.ftrace.hist_entry']
+            'hit.tracepoint_hist', 'mem.kmark.hist_entry', 'mem.ftrace.hist_entry',
+            'hit.marker_stack', 'hit.tracepoint_stack']
     passed = failed = 0
     for mode, f in modes.items():
         for k in want:
@@ -576,6 +675,11 @@ def main():
                 print(f'[bench] not ok {mode}.{k}  # figure missing')
             else:
                 passed += 1
+    bad = dump_checks(ic)
+    for m in bad:
+        print(f'[bench] not ok {m}')
+    failed += len(bad)
+    passed += 3 - len(bad)
     for k, _ in PROFILE_COLS if os.environ.get('PROFILE', '1') != '0' else []:
         if k in prof:
             passed += 1

@@ -9,7 +9,7 @@
 #                  the guest tests plus the stress tests of qemu-tests/stress.d
 # (FLAVOURS= picks others: x86_64-stress is the same with KASAN, i386 the
 # single-CPU i386 kernel with patched NOPs.)
-# then the bench in one short round. The host commands README.md documents
+# and the bench in one short round. The host commands README.md documents
 # (make configs, make patches, make run, make bench QUICK=1, make demo...)
 # run as typed in a clean clone of the checkout whose build/ is this one's
 # (scripts/tests/readme-commands.sh), each at its place below. Ends with
@@ -139,9 +139,14 @@ report_extra() {
 # the stress guest (whose two vCPUs leave a core idle most of the time):
 # the other kernels' flight recorder and lockdown boots (guest_extra), then
 # make run typed into (tmux) and the README's other host commands (make
-# demo, make run SCRIPT=...), each a single-threaded QEMU. Their builds
-# (make run: build) and the bench's take turns under one lock: they share
-# build/.
+# demo, make run SCRIPT=...), then make bench QUICK=1, each a
+# single-threaded QEMU. Their builds (make run: build) take turns under one
+# lock: they share build/.
+# make bench QUICK=1 (in the clone) is there so that the bench cannot rot.
+# Its figures are not tests of kmark: a missing or insane figure is one
+# failure, the figures produced are counted apart. Its headline figures
+# count instructions (-icount), which a QEMU beside it does not change; its
+# plain-TCG boot (wall clock) is left out (BENCH_MODES=icount).
 extras_pid= extras=
 extras_start() {
 	[ -z "$extras_pid" ] || return 0
@@ -155,6 +160,11 @@ extras_start() {
 			[ -z "$clone" ] || "$readme" --in "$clone" run > "$logdir/interactive.log" 2>&1 ;;
 		esac
 		[ -z "$clone" ] || "$readme" --in "$clone" late > "$logdir/readme-late.log" 2>&1
+		if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
+			info "make bench QUICK=1 (PROFILE=0 BENCH_MODES=icount: no single-stepped profile, no wall-clock boot), in the clone"
+			PROFILE=${PROFILE:-0} BENCH_MODES=${BENCH_MODES:-icount} \
+				"$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
+		fi
 	) &
 	extras_pid=$!
 }
@@ -248,7 +258,7 @@ for flavour in $ordered; do
 	case "$flavour" in
 	*-stress)
 		side_checks
-		info "beside it: ${extras:+the other boots of$extras, }make run typed into, the README's other host commands"
+		info "beside it: ${extras:+the other boots of$extras, }make run typed into, the README's other host commands, make bench QUICK=1"
 		extras_start
 		guest "$flavour"
 		report "$flavour"
@@ -266,18 +276,9 @@ fi
 side_checks
 # Without a stress flavour, they run now.
 extras_start
-# make bench QUICK=1 (in the clone), so that the bench cannot rot. Its
-# figures are not tests of kmark: a missing or insane figure is one
-# failure, the figures produced are counted apart. Its headline figures
-# count instructions (-icount), which a QEMU beside it does not change.
-bench_pid=
-if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
-	info "make bench QUICK=1 (PROFILE=0: no single-stepped profile), in the clone, in the background"
-	PROFILE=${PROFILE:-0} "$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1 &
-	bench_pid=$!
-fi
 extras_report
-collect "$bench_pid" bench "make bench QUICK=1" '^ok|^not ok|^# '
+[ "${CHECK_BENCH:-1}" != 1 ] || [ -z "$clone" ] ||
+	collect - bench "make bench QUICK=1" '^ok|^not ok|^# '
 # The niced side checks, ended last.
 collect "$configs_pid" configs "make configs"
 collect "$clang_pid" clang "x86_64-clang"

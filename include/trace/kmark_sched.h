@@ -51,9 +51,29 @@ static __always_inline void kmark_sched_switch(bool preempt,
 	      kmark_comm(next), next->pid, next->prio);
 }
 
+/*
+ * sched_waking, sched_wakeup and sched_wakeup_new: ftrace's one template
+ * (sched_wakeup_template). sched_waking fires in try_to_wake_up() once the
+ * wakeup is decided, on the waker's CPU, with @p's pi_lock held (or @p
+ * waking itself); sched_wakeup where @p is made runnable, sched_wakeup_new
+ * in wake_up_new_task(), both with the rq lock held. A probe on them must
+ * take neither lock.
+ */
+static __always_inline void kmark_sched_waking(struct task_struct *p)
+{
+	kmark_system("sched", sched_waking, "comm=%s pid=%d prio=%d target_cpu=%03d",
+	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
+}
+
 static __always_inline void kmark_sched_wakeup(struct task_struct *p)
 {
 	kmark_system("sched", sched_wakeup, "comm=%s pid=%d prio=%d target_cpu=%03d",
+	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
+}
+
+static __always_inline void kmark_sched_wakeup_new(struct task_struct *p)
+{
+	kmark_system("sched", sched_wakeup_new, "comm=%s pid=%d prio=%d target_cpu=%03d",
 	      kmark_comm(p), p->pid, p->prio, task_cpu(p));
 }
 

@@ -1,19 +1,21 @@
 #!/bin/sh
-# description: kmark's sched_switch and sched_wakeup against ftrace's on the same switches (x86_64, where ftrace is built in): the same prev/next pids, comms, prios and prev_state, in the same order per CPU
+# description: kmark's sched_switch, sched_waking, sched_wakeup and sched_wakeup_new against ftrace's on the same switches (x86_64, where ftrace is built in): the same prev/next pids, comms, prios and prev_state, in the same order per CPU; the same wakeups, field by field
 . /tests/lib.sh
-plan 5
+plan 9
 T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 if [ ! -e $T/events/sched/sched_switch/enable ]; then
-	for i in 1 2 3 4 5; do skip "kmark vs ftrace $i" "no ftrace in this kernel"; done
+	for i in 1 2 3 4 5 6 7 8 9; do skip "kmark vs ftrace $i" "no ftrace in this kernel"; done
 	exit 0
 fi
 reset_kmark
 echo 0 > $T/tracing_on
 echo > $T/trace
 echo 1 > $T/events/sched/sched_switch/enable
-echo 1 > $T/events/sched/sched_wakeup/enable
-echo 'sched_switch sched_wakeup' > $K/set_event
+for e in sched_waking sched_wakeup sched_wakeup_new; do
+	echo 1 > $T/events/sched/$e/enable
+done
+echo 'sched_switch sched_waking sched_wakeup sched_wakeup_new' > $K/set_event
 echo 1 > $T/tracing_on
 kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null &
 kmark-testprog pingpong 200 kmping1 kmpong1 1 > /dev/null
@@ -26,7 +28,9 @@ echo 0 > $T/tracing_on
 echo 0 > $K/tracing_on
 echo > $K/set_event
 echo 0 > $T/events/sched/sched_switch/enable
-echo 0 > $T/events/sched/sched_wakeup/enable
+for e in sched_waking sched_wakeup sched_wakeup_new; do
+	echo 0 > $T/events/sched/$e/enable
+done
 # CPU prev_comm prev_pid prev_prio prev_state next_comm next_pid next_prio,
 # for the switches either side saw between the first and last kmping one.
 fields() {
@@ -50,14 +54,25 @@ for cpu in 000 001; do
 		diff /tmp/ft.$cpu /tmp/km.$cpu | head -n 6 | sed 's/^/# /'
 	fi
 done
-fields $T/trace sched_wakeup | grep kmp | cut -d' ' -f2- | sort > /tmp/ft.w
-fields $K/trace sched_wakeup | grep kmp | cut -d' ' -f2- | sort > /tmp/km.w
-check "sched_wakeup: the ping-pong's wakeups were seen" test "$(wc -l < /tmp/ft.w)" -ge 400
-if cmp -s /tmp/ft.w /tmp/km.w; then
-	ok "sched_wakeup: the same wakeups, field by field"
-else
-	not_ok "sched_wakeup differs from ftrace's"
-	diff /tmp/ft.w /tmp/km.w | head -n 6 | sed 's/^/# /'
-fi
+# same_wakeups EVENT MIN [COMM]: the ping-pong's EVENTs (COMM's, kmp* by
+# default), at least MIN, equal field by field (comm, pid, prio,
+# target_cpu; sorted: the two tracers record them in the same order, but a
+# CPU's may interleave differently)
+same_wakeups() {
+	fields $T/trace $1 | grep "comm=${3:-kmp}" | cut -d' ' -f2- | sort > /tmp/ft.w
+	fields $K/trace $1 | grep "comm=${3:-kmp}" | cut -d' ' -f2- | sort > /tmp/km.w
+	check "$1: the ping-pong's were seen ($(wc -l < /tmp/ft.w), at least $2)" \
+		test "$(wc -l < /tmp/ft.w)" -ge $2
+	if cmp -s /tmp/ft.w /tmp/km.w; then
+		ok "$1: the same as ftrace's, field by field"
+	else
+		not_ok "$1 differs from ftrace's"
+		diff /tmp/ft.w /tmp/km.w | head -n 6 | sed 's/^/# /'
+	fi
+}
+same_wakeups sched_wakeup 400
+same_wakeups sched_waking 400
+# (each ping-pong forks its pong, named as its parent until it renames)
+same_wakeups sched_wakeup_new 2 kmark-testprog
 echo > $T/trace
 reset_kmark

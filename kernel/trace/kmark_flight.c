@@ -523,6 +523,7 @@ static void kmark_flight_comms_check(struct kmark_comm_table *t)
 		t->era = 1;
 	atomic_long_set(&t->missed, 0);
 	atomic_long_set(&t->recycled, 0);
+	atomic_set(&t->fresh, 0);
 	for (i = 0; i < KMARK_COMM_IDS; i++) {
 		struct kmark_comm_slot *s = &t->slots[i];
 		u32 tag = s->tag;

@@ -322,10 +322,15 @@ struct kmark_entry {
  * (era << KMARK_COMM_SLOT_BITS) | slot, where the table's slot holds the
  * name. Written lock-free from any context, NMI included.
  *
- * The table cannot be exhausted: when the slots a name may take (a window
- * of KMARK_COMM_PROBES from its hash) are all taken by names given in the
- * current era, the era advances, and a slot whose name was last given in
- * an earlier era may be taken over by a new name. A slot knows the eras its
+ * The table cannot be exhausted: a slot whose name was last given in an
+ * earlier era may be taken over by a new name, the one given longest ago
+ * in the name's window (KMARK_COMM_PROBES slots from its hash). The era
+ * advances every KMARK_COMM_ERA_NAMES new names, and when the window of
+ * a name is all taken by names of the current era: so that "given longest
+ * ago" means something, and the last names given keep their slots (with
+ * eras that only ended at a full window, one era held nearly the whole
+ * table, and the names of its end were taken over as soon as the next
+ * began: 99-comm-table-full.sh, KUnit kmark_test_comm_recent). A slot knows the eras its
  * name was given in (first to last): an id renders its name while its slot
  * still holds it, and "<...>" once a newer name took the slot, never
  * another task's name. Within one era, the slots given in it do not
@@ -336,6 +341,7 @@ struct kmark_entry {
 #define KMARK_COMM_IDS		(1U << KMARK_COMM_SLOT_BITS)	/* slots */
 #define KMARK_COMM_PROBES	64	/* slots a name may take */
 #define KMARK_COMM_ERA_BITS	15	/* eras 1 .. 2^15 - 1, then 1 again */
+#define KMARK_COMM_ERA_NAMES	(KMARK_COMM_IDS / 8)	/* new names an era */
 #define KMARK_COMM_ERA_MASK	((1U << KMARK_COMM_ERA_BITS) - 1)
 
 enum { KMARK_COMM_FREE, KMARK_COMM_BUSY, KMARK_COMM_READY };
@@ -359,6 +365,8 @@ struct kmark_comm_slot {
  * @missed:	lookups that found no slot even in a new era (records with
  *		comm_id 0, shown as "<...>")
  * @recycled:	names of earlier eras taken over by new ones
+ * @fresh:	new names given in this era (about: it is reset by whoever
+ *		advances the era, racing with the others)
  * @slots:	KMARK_COMM_IDS of them
  */
 struct kmark_comm_table {
@@ -366,6 +374,7 @@ struct kmark_comm_table {
 	u32 seed;
 	atomic_long_t missed;
 	atomic_long_t recycled;
+	atomic_t fresh;
 	struct kmark_comm_slot slots[KMARK_COMM_IDS];
 };
 

@@ -1502,6 +1502,43 @@ static void kmark_test_batch_full(struct kunit *test)
  * names in a table of 4096 slots all get an id, and every id ever given
  * renders its own name or nothing, never another name.
  */
+/*
+ * The last 1000 of 6000 new names all keep their slots, whatever the table
+ * held before (other tasks' names, a few hundred to a few thousand): with
+ * eras that ended only at a full window, the era could change anywhere in
+ * those 1000 and the names before the change were taken over at once
+ * (99-comm-table-full.sh failed so, depending on the names earlier tests
+ * left).
+ */
+static void kmark_test_comm_recent(struct kunit *test)
+{
+	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
+	unsigned int pre, i, gone;
+	struct kmark_comm_table *t;
+	u32 *ids;
+
+	ids = kunit_kcalloc(test, 6000, sizeof(*ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	for (pre = 0; pre <= 3500; pre += 500) {
+		t = kmark_comm_table_kunit_alloc(test);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		for (i = 0; i < pre; i++) {
+			snprintf(name, sizeof(name), "other%u", i);
+			kmark_comm_table_id(t, name);
+		}
+		for (i = 0; i < 6000; i++) {
+			snprintf(name, sizeof(name), "kmn%u", i);
+			ids[i] = kmark_comm_table_id(t, name);
+		}
+		for (i = 5000, gone = 0; i < 6000; i++)
+			gone += !kmark_comm_table_name(t, ids[i], got);
+		KUNIT_EXPECT_EQ_MSG(test, gone, 0U,
+				    "%u of the last 1000 names taken over (%u names before)",
+				    gone, pre);
+		kunit_kfree(test, t);
+	}
+}
+
 static void kmark_test_comm_exhaust(struct kunit *test)
 {
 	struct kmark_comm_table *t = kmark_comm_table_kunit_alloc(test);
@@ -1670,6 +1707,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_pid_lookup_cost),
 	KUNIT_CASE(kmark_test_batch_full),
 	KUNIT_CASE(kmark_test_comm_exhaust),
+	KUNIT_CASE(kmark_test_comm_recent),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(kmark_test_module_sites),
 	KUNIT_CASE(kmark_test_module_shared_name),

@@ -261,6 +261,11 @@ again:
 	smp_store_release(&take->tag, KMARK_COMM_TAG(KMARK_COMM_READY, era, era));
 	if (KMARK_COMM_TAG_STATE(take_tag) == KMARK_COMM_READY)
 		atomic_long_inc(&t->recycled);
+	/* Enough new names: the next era (the one this name was given in). */
+	if (atomic_inc_return(&t->fresh) >= KMARK_COMM_ERA_NAMES) {
+		atomic_set(&t->fresh, 0);
+		cmpxchg(&t->era, era, kmark_comm_next_era(era));
+	}
 	return era << KMARK_COMM_SLOT_BITS | (u32)(take - t->slots);
 }
 
@@ -270,12 +275,12 @@ again:
  * @comm:	the name (a task's comm: TASK_COMM_LEN bytes, NUL-terminated
  *		within them)
  *
- * Lock-free, from any context. A free slot, or one whose name was last
- * given in an earlier era, is claimed with cmpxchg(), filled, then
- * published READY; a slot another context is filling is passed over, so
- * that a name can get two ids (both name it right). When the name's whole
- * window holds names of the current era, the era advances and the name
- * takes over a slot of an earlier one.
+ * Lock-free, from any context. A free slot, or the one of the window
+ * whose name was last given longest ago (in an earlier era), is claimed
+ * with cmpxchg(), filled, then published READY; a slot another context is
+ * filling is passed over, so that a name can get two ids (both name it
+ * right). The era advances every KMARK_COMM_ERA_NAMES new names, and when
+ * the name's whole window holds names of the current era.
  *
  * Return: the id, or 0 (counted) when even that found no slot: a window
  * full of slots being written at once by other contexts.

@@ -579,12 +579,13 @@ SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
                 'kernel/exit.o', 'kernel/module/main.o']
 
 
-def step_objects(tree, config):
-    """The objects to build in tree with config: the site files, each kmark
-    object of kernel/trace/Makefile whose option is on, the sample. (The
-    configuration matrix and the per-patch builds both use it.)"""
+def step_objects(tree, config, sites=None):
+    """The objects to build in tree with config: the site files (sites, or
+    SITE_OBJECTS), each kmark object of kernel/trace/Makefile whose option
+    is on, the sample. (The configuration matrix and the per-patch builds
+    both use it.)"""
     on = set(re.findall(r'^CONFIG_(\w+)=[ym]$', open(config).read(), re.M))
-    objs = [o for o in SITE_OBJECTS
+    objs = [o for o in (SITE_OBJECTS if sites is None else sites)
             if o != 'kernel/module/main.o' or 'MODULES' in on]
     if 'KMARK' not in on:    # the rest is inside ifeq ($(CONFIG_KMARK),y) too
         return objs
@@ -596,7 +597,7 @@ def step_objects(tree, config):
         for o in re.findall(r'\b(kmark\w*\.o)\b', line):
             if opt in on:
                 objs.append('kernel/trace/' + o)
-    if 'SAMPLE_KMARK' in on and os.path.exists(os.path.join(tree, 'samples/kmark')):
+    if 'SAMPLE_KMARK' in on and os.path.exists(os.path.join(tree, 'samples/kmark/Makefile')):
         objs.append('samples/kmark/')
     return objs
 
@@ -621,8 +622,17 @@ def build_each(args, repo, patches, tap):
     final = set(git(repo, 'ls-files', capture_output=True, text=True).stdout.split())
     log = subprocess.run(['git', '-C', repo, 'log', '--reverse', '--format=%H %s',
                           '-%d' % len(patches)], capture_output=True, text=True).stdout
+    base = None
     for i, line in enumerate(log.splitlines()):
         commit, subject = line.split(' ', 1)
+        base = base or commit + '~1'
+        # The kernel's own files the series has patched so far, compiled
+        # (a pristine one is not: it tells nothing, and the scheduler's
+        # took the first steps' time; patch 1's tracefs was never built).
+        sites = sorted(f[:-2] + '.o' for f in subprocess.run(
+            ['git', '-C', repo, 'diff', '--name-only', base, commit],
+            capture_output=True, text=True).stdout.split()
+            if f.endswith('.c') and not f.startswith(('kernel/trace/kmark', 'samples/')))
         have = set(subprocess.run(['git', '-C', repo, 'ls-tree', '-r', '--name-only', commit],
                                   capture_output=True, text=True).stdout.split())
         # A file the step leaves as it was keeps its time: make rebuilds
@@ -647,16 +657,18 @@ def build_each(args, repo, patches, tap):
         make = ['make', '-C', tree, f'O={out}', 'ARCH=x86_64',
                 f'-j{os.environ.get("JOBS", "3")}']
         # The whole configuration at every step: an option whose Kconfig a
-        # later patch adds was dropped by the first olddefconfig.
+        # later patch adds would have been dropped at an earlier step.
+        # kbuild's own syncconfig takes it in (as olddefconfig would: an
+        # option the step has no Kconfig for is dropped); the objects are
+        # the step's Makefile's for the options of the whole configuration.
         shutil.copyfile(args.build_each, os.path.join(out, '.config'))
-        res = subprocess.run(make + ['olddefconfig'], capture_output=True, text=True)
-        objs = last = step_objects(tree, os.path.join(out, '.config'))
+        objs = last = step_objects(tree, args.build_each, sites)
         what = f'{len(objs)} kmark targets'
         if args.link:
             what = f'vmlinux and modules ({len(objs)} kmark targets in them)'
             objs = ['vmlinux', 'modules']
-        if res.returncode == 0:
-            res = subprocess.run(make + objs, capture_output=True, text=True)
+        res = subprocess.run(make + objs, capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL)
         text = res.stdout + res.stderr
         warn = [l for l in text.splitlines() if ': warning:' in l or ': error:' in l]
         tap(res.returncode == 0 and not warn,
@@ -664,7 +676,8 @@ def build_each(args, repo, patches, tap):
             (warn or text.splitlines())[-8:] if res.returncode or warn else ())
     # The last step is the whole series: it builds all that the test
     # kernel has (an option dropped along the way would show here).
-    want = step_objects(args.src, args.build_each)
+    want = step_objects(args.src, args.build_each,
+                        sorted(set(SITE_OBJECTS) | {o for o in last if '/kmark' not in o}))
     tap(sorted(last) == sorted(want),
         f'the last step built all {len(want)} kmark targets of the kernel',
         [f'missing: {sorted(set(want) - set(last))}'] if sorted(last) != sorted(want) else ())

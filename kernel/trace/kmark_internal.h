@@ -330,8 +330,9 @@ struct kmark_entry {
  * ago" means something, and the last names given keep their slots (with
  * eras that only ended at a full window, one era held nearly the whole
  * table, and the names of its end were taken over as soon as the next
- * began: 99-comm-table-full.sh, KUnit kmark_test_comm_recent). A slot knows the eras its
- * name was given in (first to last): an id renders its name while its slot
+ * began: 99-comm-table-full.sh, KUnit kmark_test_comm_recent). A slot
+ * knows the eras its name was given in (first to last): an id renders its
+ * name while its slot
  * still holds it, and "<...>" once a newer name took the slot, never
  * another task's name. Within one era, the slots given in it do not
  * change, which is what lets the recorder trust a per-CPU hint.

@@ -1502,6 +1502,36 @@ static void kmark_test_batch_full(struct kunit *test)
  * names in a table of 4096 slots all get an id, and every id ever given
  * renders its own name or nothing, never another name.
  */
+static void kmark_test_comm_exhaust(struct kunit *test)
+{
+	struct kmark_comm_table *t = kmark_comm_table_kunit_alloc(test);
+	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
+	unsigned int i, zero = 0, wrong = 0;
+	u32 *ids;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	ids = kunit_kcalloc(test, 5000, sizeof(*ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		ids[i] = kmark_comm_table_id(t, name);
+		zero += !ids[i];
+	}
+	KUNIT_EXPECT_EQ_MSG(test, zero, 0U, "%u new names got no id", zero);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		if (ids[i] && kmark_comm_table_name(t, ids[i], got) &&
+		    strcmp(got, name))
+			wrong++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U, "%u ids render another name", wrong);
+	/* The last names given are all still there. */
+	for (i = 4900; i < 5000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		KUNIT_EXPECT_TRUE(test, kmark_comm_table_name(t, ids[i], got));
+	}
+}
+
 /*
  * The last 1000 of 6000 new names all keep their slots, whatever the table
  * held before (other tasks' names, a few hundred to a few thousand): with
@@ -1536,36 +1566,6 @@ static void kmark_test_comm_recent(struct kunit *test)
 				    "%u of the last 1000 names taken over (%u names before)",
 				    gone, pre);
 		kunit_kfree(test, t);
-	}
-}
-
-static void kmark_test_comm_exhaust(struct kunit *test)
-{
-	struct kmark_comm_table *t = kmark_comm_table_kunit_alloc(test);
-	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
-	unsigned int i, zero = 0, wrong = 0;
-	u32 *ids;
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	ids = kunit_kcalloc(test, 5000, sizeof(*ids), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ids);
-	for (i = 0; i < 5000; i++) {
-		snprintf(name, sizeof(name), "n%u", i);
-		ids[i] = kmark_comm_table_id(t, name);
-		zero += !ids[i];
-	}
-	KUNIT_EXPECT_EQ_MSG(test, zero, 0U, "%u new names got no id", zero);
-	for (i = 0; i < 5000; i++) {
-		snprintf(name, sizeof(name), "n%u", i);
-		if (ids[i] && kmark_comm_table_name(t, ids[i], got) &&
-		    strcmp(got, name))
-			wrong++;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U, "%u ids render another name", wrong);
-	/* The last names given are all still there. */
-	for (i = 4900; i < 5000; i++) {
-		snprintf(name, sizeof(name), "n%u", i);
-		KUNIT_EXPECT_TRUE(test, kmark_comm_table_name(t, ids[i], got));
 	}
 }
 

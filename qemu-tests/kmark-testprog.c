@@ -15,11 +15,19 @@
  *   poll FILE MS      poll FILE for input; prints "readable" or "timeout"
  *   drain FILE        read FILE with O_NONBLOCK until EAGAIN, to stdout
  *   sync N            call sync() N times
+ *   forkto PID NAME   a child of pid PID (clone3() with set_tid; where
+ *                     that is refused, forks until a child's pid is PID or
+ *                     more, the others exiting at once): it renames itself
+ *                     NAME and calls sync(); prints its pid
  *   names N FILE      N times: rename this process (prctl PR_SET_NAME)
  *                     to "kmnI" and write "kmnI\n" to FILE (trace_marker),
  *                     I from 0 to N-1: N task names, one event each
  *   time CMD ARG...   run CMD, print its elapsed CLOCK_MONOTONIC ns (or
  *                     "failed STATUS"); its output goes to /dev/null
+ *   cputime CMD ARG...
+ *                     the same, its standard error kept; prints the
+ *                     elapsed ns and the CPU time CMD used (user + system,
+ *                     all its threads), in microseconds
  *   reread FILE       read FILE to the end, lseek to 0, read it again and
  *                     pread it from 0: prints "same BYTES" or "differ ..."
  *   rawdump [--splice] FILE
@@ -76,6 +84,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -83,6 +93,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -816,6 +827,38 @@ static int time_cmd(char **cmd)
 	return 0;
 }
 
+/* cputime CMD ARG...: see the top of the file */
+static int cputime_cmd(char **cmd)
+{
+	long long t0 = ns_now();
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return perror("fork"), 1;
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, 1);
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return perror("wait4"), 1;
+	t0 = ns_now() - t0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("failed %d\n", status);
+		return 1;
+	}
+	printf("%lld %lld\n", t0,
+	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	return 0;
+}
+
 static int names(int n, const char *file)
 {
 	char name[16];
@@ -836,6 +879,62 @@ static int names(int n, const char *file)
 	return 0;
 }
 
+/* the child of forkto: NAME, one sync() */
+static void forkto_child(const char *name)
+{
+	prctl(PR_SET_NAME, name);
+	sync();
+	_exit(0);
+}
+
+/* forkto PID NAME: see the top of the file */
+static int forkto(long want, const char *name)
+{
+	pid_t tid = (pid_t)want;
+	struct clone_args ca = {
+		.exit_signal = SIGCHLD,
+		.set_tid = (unsigned long)&tid,
+		.set_tid_size = 1,
+	};
+	long c;
+	int st;
+
+	/* clone3() with set_tid makes the pid at once (CAP_SYS_ADMIN) */
+	c = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (!c)
+		forkto_child(name);
+	if (c > 0) {
+		if (waitpid((pid_t)c, &st, 0) < 0)
+			return perror("waitpid"), 1;
+		printf("%ld\n", c);
+		return 0;
+	}
+	/* else one fork after another (vfork: no copy of the memory) */
+	for (long n = 0; n < 4 * 4194304L; n++) {
+		pid_t p = vfork();
+
+		if (p < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (!p) {
+			if (getpid() < want)
+				_exit(0);
+			forkto_child(name);
+		}
+		if (waitpid(p, &st, 0) < 0) {
+			perror("waitpid");
+			return 1;
+		}
+		if (p >= want) {
+			printf("%d\n", (int)p);
+			return 0;
+		}
+	}
+	fprintf(stderr, "forkto: no pid reached %ld\n", want);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -853,6 +952,8 @@ int main(int argc, char **argv)
 			sync();
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "forkto"))
+		return forkto(atol(argv[2]), argv[3]);
 	if (argc >= 5 && !strcmp(argv[1], "failnth"))
 		return failnth(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "state")) {
@@ -868,6 +969,8 @@ int main(int argc, char **argv)
 		return reread(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "time"))
 		return time_cmd(argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "cputime"))
+		return cputime_cmd(argv + 2);
 	if (argc >= 4 && !strcmp(argv[1], "rawdump") &&
 	    !strcmp(argv[2], "--splice"))
 		return rawdump(argv[3], 1);
@@ -890,7 +993,8 @@ int main(int argc, char **argv)
 		return names(atoi(argv[2]), argv[3]);
 	if (argc < 3) {
 		fprintf(stderr, "usage: kmark-testprog pingpong N [PING PONG [CPU]] | nonblock FILE | poll FILE MS |\n"
-			"       drain FILE | sync N | time CMD... | reread FILE |\n"
+			"       drain FILE | sync N | forkto PID NAME | time CMD... | cputime CMD... |\n"
+			"       reread FILE |\n"
 			"       rawdump [--splice] FILE | splice FILE LEN [wait] | readsplice FILE |\n"
 			"       splicehold FILE CMD | splicedrain FILE OUT | readdrain FILE OUT BYTES |\n"
 			"       latency FILE N | names N FILE |\n"

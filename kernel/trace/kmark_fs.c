@@ -982,6 +982,7 @@ static const struct file_operations kmark_opt_fops = {
 static int kmark_comms_show(struct seq_file *m, void *v)
 {
 	kmark_comms_show_table(m);
+	kmark_cmdlines_show_complete(m);
 	return 0;
 }
 

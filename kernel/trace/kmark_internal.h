@@ -384,10 +384,16 @@ extern struct kmark_comm_table *kmark_comms;
 
 /*
  * Per CPU, the ids given last, one per bucket of tasks (by task_struct
- * address): guesses, see kmark_comm_of_current().
+ * address), each with the pid it was given to: guesses, see
+ * kmark_comm_of_current(). Written by this CPU only (any context).
  */
 #define KMARK_COMM_HINT_BITS	4
-DECLARE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
+struct kmark_comm_hint {
+	u32 id;
+	pid_t pid;
+};
+DECLARE_PER_CPU(struct kmark_comm_hint [1 << KMARK_COMM_HINT_BITS],
+		kmark_comm_hint);
 
 static __always_inline unsigned int kmark_comm_hint_idx(void)
 {
@@ -415,20 +421,28 @@ static __always_inline bool kmark_comm_eq(const unsigned long *a,
 }
 
 /*
- * current's name as an id: the id this CPU gave last to a task of
+ * current's name as an id: the id this CPU gave last to current's pid in
  * current's bucket, if it is of the current era and its slot holds
  * current's name (a task keeps its CPU, and its name, between records; the
  * tasks that switch on a CPU mostly fall in buckets of their own); else a
- * lookup in the table. The hint is only a guess: contexts that nest on this
- * CPU may replace it at any time, and a slot given in the current era does
- * not change until the era does.
+ * lookup in the table, which also notes the pid's name for saved_cmdlines
+ * (kmark_saved_cmdline()): so every pid that records has its name there.
+ * The hint is only a guess: contexts that nest on this CPU may replace it
+ * at any time (pid and id are checked each on its own, and any pair that
+ * passes names current's pid and name), and a slot given in the current
+ * era does not change until the era does.
  */
 static __always_inline u32 kmark_comm_of_current(void)
 {
 	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
-	u32 id = __this_cpu_read(kmark_comm_hint[kmark_comm_hint_idx()]);
+	struct kmark_comm_hint *h;
+	u32 id;
+
+	h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
+	id = READ_ONCE(h->id);
 
 	if (likely(t && (id >> KMARK_COMM_SLOT_BITS) == READ_ONCE(t->era)) &&
+	    READ_ONCE(h->pid) == current->pid &&
 	    kmark_comm_eq(t->slots[id & (KMARK_COMM_IDS - 1)].name,
 			  current->comm))
 		return id;
@@ -656,6 +670,7 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 	"The boot-mapped instance has no snapshot: its buffer is its reserve_mem= region"
 void kmark_comms_show_table(struct seq_file *m);
 int kmark_cmdlines_show(struct seq_file *m, void *v);
+void kmark_cmdlines_show_complete(struct seq_file *m);
 void kmark_record_probe(void *data, struct kmark_marker *m, const void *args);
 /* A record between reserve and commit: the buffer it is in, its event. */
 struct kmark_rec {
@@ -832,6 +847,7 @@ int kmark_clock_lookup(const char *name);
 void kmark_cpumask_apply(struct kmark_instance *inst,
 			 const struct cpumask *old);
 void kmark_saved_cmdline(pid_t pid, u32 comm_id);
+u32 kmark_saved_cmdline_id(pid_t pid);
 
 /* kmark_read.c: trace, trace_pipe, trace_pipe_raw, per_cpu/ */
 int kmark_read_create_files(struct kmark_instance *inst);

@@ -647,24 +647,35 @@ static void kmark_test_comm_table(struct kunit *test)
 /* The recorder's id for current: its name, whatever the CPU's hint says. */
 static void kmark_test_comm_current(struct kunit *test)
 {
+	struct kmark_comm_hint *h;
 	char got[TASK_COMM_LEN];
 	u32 id;
 
 	if (!READ_ONCE(kmark_comms))
 		kunit_skip(test, "no buffer allocated yet, no table");
 	preempt_disable();
+	h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
 	id = kmark_comm_of_current();
 	KUNIT_EXPECT_NE(test, id, 0U);
-	KUNIT_EXPECT_EQ(test, __this_cpu_read(kmark_comm_hint[kmark_comm_hint_idx()]),
-			id);
+	KUNIT_EXPECT_EQ(test, h->id, id);
+	KUNIT_EXPECT_EQ(test, h->pid, current->pid);
 	/* A hint naming another task: checked, not trusted. */
-	__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()],
-			 kmark_comm_table_id(kmark_comms, "kmark-other"));
+	h->id = kmark_comm_table_id(kmark_comms, "kmark-other");
 	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
 	/* A hint of another era: not trusted either. */
-	__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()],
-			 id + (1 << KMARK_COMM_SLOT_BITS));
+	h->id = id + (1 << KMARK_COMM_SLOT_BITS);
 	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
+	/*
+	 * current's name given to another pid of the bucket (two tasks of
+	 * one name): not current's hint, so current's pid gets its name in
+	 * saved_cmdlines, which a recorder then takes for the records'.
+	 */
+	kmark_saved_cmdline(current->pid, 0);
+	h->id = id;
+	h->pid = current->pid + 1;
+	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
+	KUNIT_EXPECT_EQ(test, kmark_saved_cmdline_id(current->pid), id);
+	KUNIT_EXPECT_EQ(test, h->pid, current->pid);
 	preempt_enable();
 	KUNIT_EXPECT_TRUE(test, kmark_comm_name(id, got));
 	KUNIT_EXPECT_STREQ(test, got, current->comm);

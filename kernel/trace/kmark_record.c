@@ -32,6 +32,7 @@
 #include <linux/sched/clock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/threads.h>
 #include <linux/wait.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
@@ -152,7 +153,25 @@ void kmark_instance_fini(struct kmark_instance *inst)
 /* Allocated (under kmark_mutex) before the first buffer; never freed. */
 struct kmark_comm_table *kmark_comms __read_mostly;
 /* Ids this CPU gave last: guesses, see kmark_comm_of_current(). */
-DEFINE_PER_CPU(u32 [1 << KMARK_COMM_HINT_BITS], kmark_comm_hint);
+DEFINE_PER_CPU(struct kmark_comm_hint [1 << KMARK_COMM_HINT_BITS],
+	       kmark_comm_hint);
+
+/*
+ * saved_cmdlines: each pid's name id, as its latest lookup in the table
+ * gave it (kmark_comm_id_slow(), which every record's task goes through
+ * for its pid and name: kmark_comm_of_current()). Pids below
+ * KMARK_PID_NAMES have a slot each, so the file names every task that
+ * recorded; larger pids (pid_max raised) share the 1024 slots of
+ * kmark_cmdlines by pid, the last one wins, and are counted in
+ * kmark_pids_beyond: then a record's pid may have lost its name there.
+ * Allocated with kmark_comms, never freed; written without a lock by any
+ * context (one word each), read by the files' show functions.
+ */
+#define KMARK_PID_NAMES	PID_MAX_DEFAULT
+#define KMARK_CMDLINES	1024
+static u32 *kmark_pid_names __read_mostly;
+static atomic64_t kmark_cmdlines[KMARK_CMDLINES];
+static atomic_long_t kmark_pids_beyond;
 
 void kmark_comm_table_init(struct kmark_comm_table *t, u32 seed)
 {
@@ -170,6 +189,12 @@ int kmark_comms_ensure(void)
 	lockdep_assert_held(&kmark_mutex);
 	if (kmark_comms)
 		return 0;
+	if (!kmark_pid_names) {
+		kmark_pid_names = vzalloc(array_size(KMARK_PID_NAMES,
+						     sizeof(u32)));
+		if (!kmark_pid_names)
+			return -ENOMEM;
+	}
 	/* A boot-mapped instance keeps the table in its reserved memory. */
 	t = kmark_flight_comms();
 	if (!t) {
@@ -349,8 +374,13 @@ u32 notrace kmark_comm_id_slow(const char *comm)
 		return 0;	/* no buffer yet: nothing will be recorded */
 	id = kmark_comm_table_id(t, comm);
 	if (likely(id)) {
-		__this_cpu_write(kmark_comm_hint[kmark_comm_hint_idx()], id);
+		struct kmark_comm_hint *h;
+
+		/* The pid's name first: a hint that passes implies it. */
 		kmark_saved_cmdline(current->pid, id);
+		h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
+		WRITE_ONCE(h->pid, current->pid);
+		WRITE_ONCE(h->id, id);
 	}
 	return id;
 }
@@ -397,26 +427,47 @@ void kmark_comms_show_table(struct seq_file *m)
 			   atomic_long_read(&t->missed));
 }
 
-/*
- * saved_cmdlines: the pid of each name's latest lookup, 1024 pids (by pid,
- * the last one wins), each with its name's id: "pid comm" for tools that
- * read ftrace's file. Written on the lookup's slow path only.
- */
-#define KMARK_CMDLINES	1024
-static atomic64_t kmark_cmdlines[KMARK_CMDLINES];
-
+/* Note @pid's name id for saved_cmdlines (see kmark_pid_names). */
 void notrace kmark_saved_cmdline(pid_t pid, u32 comm_id)
 {
+	u32 *names = READ_ONCE(kmark_pid_names);
+
+	if (likely(names && (u32)pid < KMARK_PID_NAMES)) {
+		if (READ_ONCE(names[pid]) != comm_id)
+			WRITE_ONCE(names[pid], comm_id);
+		return;
+	}
+	atomic_long_inc(&kmark_pids_beyond);
 	atomic64_set(&kmark_cmdlines[(u32)pid % KMARK_CMDLINES],
 		     (u64)(u32)pid << 32 | comm_id);
 }
 NOKPROBE_SYMBOL(kmark_saved_cmdline);
 
+/* The name id saved_cmdlines has for @pid, 0 for none (KUnit). */
+u32 kmark_saved_cmdline_id(pid_t pid)
+{
+	const u32 *names = READ_ONCE(kmark_pid_names);
+
+	if (names && (u32)pid < KMARK_PID_NAMES)
+		return READ_ONCE(names[pid]);
+	return 0;
+}
+
+/* saved_cmdlines: "pid comm", by pid, for every pid with a name. */
 int kmark_cmdlines_show(struct seq_file *m, void *v)
 {
+	const u32 *names = READ_ONCE(kmark_pid_names);
 	char name[TASK_COMM_LEN];
 	unsigned int i;
 
+	for (i = 0; names && i < KMARK_PID_NAMES; i++) {
+		u32 id = READ_ONCE(names[i]);
+
+		if (id && kmark_comm_name(id, name))
+			seq_printf(m, "%u %s\n", i, name);
+		if (!(i % 1024))
+			cond_resched();
+	}
 	for (i = 0; i < KMARK_CMDLINES; i++) {
 		u64 e = atomic64_read(&kmark_cmdlines[i]);
 
@@ -424,6 +475,24 @@ int kmark_cmdlines_show(struct seq_file *m, void *v)
 			seq_printf(m, "%u %s\n", (u32)(e >> 32), name);
 	}
 	return 0;
+}
+
+/*
+ * For saved_comms: whether saved_cmdlines names every pid that recorded
+ * (so a recorder need not read the records for their names), or how many
+ * lookups came from pids it has no slot of its own for.
+ */
+void kmark_cmdlines_show_complete(struct seq_file *m)
+{
+	long beyond = atomic_long_read(&kmark_pids_beyond);
+
+	if (!READ_ONCE(kmark_pid_names))
+		return;
+	if (beyond)
+		seq_printf(m, "# saved_cmdlines: incomplete (%ld lookups by pids over %u)\n",
+			   beyond, KMARK_PID_NAMES - 1);
+	else
+		seq_puts(m, "# saved_cmdlines: complete\n");
 }
 
 int kmark_buffer_ensure(struct kmark_instance *inst)

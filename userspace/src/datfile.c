@@ -346,6 +346,8 @@ struct comm_id {
 struct comm_ids {
 	struct comm_id *v;	/* sorted by id */
 	size_t n;
+	/* saved_cmdlines names every pid that recorded (its own line) */
+	bool cmdlines_complete;
 };
 
 static int cmp_comm_ids(const void *a, const void *b)
@@ -372,6 +374,8 @@ static void load_comm_ids(const char *dir, struct comm_ids *ci)
 			*next++ = '\0';
 		else
 			next = line + strlen(line);
+		if (!strcmp(line, "# saved_cmdlines: complete"))
+			ci->cmdlines_complete = true;
 		sp = strchr(line, ' ');
 		if (*line == '#' || !sp)
 			continue;
@@ -855,23 +859,29 @@ int dat_write(const struct dat_write_args *a, struct dat_info *info,
 	current_clock(tc, clock, sizeof(clock));
 
 	/*
-	 * The names of the tasks: those the records give (common_comm_id
-	 * and saved_comms, or comm fields), then the kernel's saved_cmdlines
-	 * for the other pids, as trace-cmd takes ftrace's. saved_cmdlines
-	 * alone is not enough: it keeps one pid of each 1024 (pid % 1024),
-	 * so a pid seen early can have lost its line. Counting the records
-	 * is the same walk.
+	 * The names of the tasks. When saved_comms says saved_cmdlines is
+	 * complete (the kernel notes each pid's name as its records get it,
+	 * every pid below its limit a line of its own), its lines are the
+	 * names, as trace-cmd takes ftrace's, and the pages are not read
+	 * again (unless @a->count asks for their records to be counted).
+	 * Else saved_cmdlines may have lost the pid of a record (pids over
+	 * the kernel's limit share 1024 lines), so the records give them:
+	 * common_comm_id and saved_comms, or comm fields, and
+	 * saved_cmdlines only the other pids.
 	 */
 	load_comm_ids(a->top, &ci);
-	e = scan_pages(&h, &fs, &ci, a->cpu, a->ncpus, &tm, info);
-	free(ci.v);
-	if (e) {
-		fail(err, errlen, "cannot read the recorded pages: %s",
-		     strerror(-e));
-		goto out;
+	if (a->count || !ci.cmdlines_complete || !cmd) {
+		e = scan_pages(&h, &fs, &ci, a->cpu, a->ncpus, &tm, info);
+		if (e) {
+			free(ci.v);
+			fail(err, errlen, "cannot read the recorded pages: %s",
+			     strerror(-e));
+			goto out;
+		}
+		info->counted = true;
+		cmd = merge_cmdlines(&tm, cmd, &cmd_len);
 	}
-	info->counted = true;
-	cmd = merge_cmdlines(&tm, cmd, &cmd_len);
+	free(ci.v);
 	info->ncmdlines = count_lines(cmd, cmd_len);
 
 	/* where the pages go */

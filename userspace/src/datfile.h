@@ -52,7 +52,7 @@ struct dat_write_args {
 	 * them, with pwrite(). Else out is written in order (a FIFO too).
 	 */
 	bool in_place;
-	bool count;		/* count every CPU's records */
+	bool count;		/* count every CPU's records (reads the pages) */
 	char *const *cpustats;	/* per_cpu/cpuN/stats texts, or NULL */
 };
 
@@ -61,8 +61,9 @@ struct dat_write_args {
  * holds the initial header and the flyrecord section's header; each CPU's
  * pages follow, page aligned (dat_plan()), then the metadata: the headers
  * and every event format of dir/events/SYS/NAME/ (system SYS), no kallsyms
- * or printk formats, the saved cmdlines (top's saved_cmdlines; without
- * it, pid and comm of the records: common_pid/common_comm or
+ * or printk formats, the saved cmdlines (top's saved_cmdlines alone when
+ * top's saved_comms says it is complete, without reading the pages; else
+ * pid and comm of the records first: common_pid/common_comm or
  * common_comm_id and saved_comms, FOO_pid/FOO_comm field pairs), then the
  * options (the trace clock of dir/trace_clock, the CPU count, each CPU's
  * stats, the buffer: where each CPU's pages are). 0, or -1 with a

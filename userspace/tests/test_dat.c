@@ -1100,6 +1100,83 @@ static void test_rotation(void)
 	scratch_cleanup(&s);
 }
 
+/*
+ * record -o x.dat's task names: saved_cmdlines alone when saved_comms
+ * says it is complete (the pages are not read again), the records' names
+ * first when it does not say so. The counters move (a FIFO per CPU), so
+ * nothing else asks for the records to be counted.
+ */
+static void test_cmdlines_source(void)
+{
+	static const char *const cmdlines = "1 init\n4242 kmark-only\n";
+	int complete;
+
+	for (complete = 1; complete >= 0; complete--) {
+		char dat[300], path[300], msg[512];
+		const char *what = complete ? "complete" : "not complete";
+		pid_t feeder[2];
+		struct proc_result r;
+		struct dat_file df;
+		struct scratch s;
+		bool timed_out;
+		char *comms;
+		size_t len;
+		int cpu;
+
+		make_ctl(&s, "x86_64-ids");
+		snprintf(path, sizeof(path), "%s/saved_comms", s.dir);
+		comms = read_all(path, &len);
+		if (!comms)
+			abort();
+		if (complete) {
+			comms = realloc(comms, len + 64);
+			if (!comms)
+				abort();
+			strcpy(comms + len, "# saved_cmdlines: complete\n");
+		}
+		scratch_put(&s, "saved_comms", comms, strlen(comms));
+		free(comms);
+		scratch_put(&s, "saved_cmdlines", cmdlines, strlen(cmdlines));
+		for (cpu = 0; cpu < 2; cpu++) {
+			snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats",
+				 s.dir, cpu);
+			feeder[cpu] = fifo_feeder(path,
+				"read events: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 0\nwritten: 0\n",
+				"read events: 1000\noverrun: 0\ncommit overrun: 0\ndropped events: 0\nwritten: 1000\n");
+		}
+		snprintf(dat, sizeof(dat), "%s/names.dat", s.root);
+		{
+			const char *const argv[] = { "-d", s.dir, "record", "-o",
+						     dat, "sys_sync", NULL };
+
+			proc_run(&r, s.root, NULL, NULL, argv);
+		}
+		for (cpu = 0; cpu < 2; cpu++)
+			wait_child(feeder[cpu], 5, &timed_out);
+		check_ll(r.rc, 0, "names (%s): record -o x.dat exits 0", what);
+		proc_result_free(&r);
+		if (!check(!dat_open(dat, &df, msg, sizeof(msg)),
+			   "names (%s): kmark opens the trace.dat", what)) {
+			printf("#   %s\n", msg);
+			scratch_cleanup(&s);
+			continue;
+		}
+		if (complete)
+			check(df.ncmdlines == 2 && df.cmdlines[0].pid == 1 &&
+			      !strcmp(df.cmdlines[0].comm, "init") &&
+			      df.cmdlines[1].pid == 4242 &&
+			      !strcmp(df.cmdlines[1].comm, "kmark-only"),
+			      "names (complete): the cmdlines are saved_cmdlines' two lines, the pages not read for names (%zu lines)",
+			      df.ncmdlines);
+		else
+			check(df.ncmdlines > 2,
+			      "names (not complete): the records' tasks too (%zu lines)",
+			      df.ncmdlines);
+		dat_close(&df);
+		scratch_cleanup(&s);
+	}
+}
+
 void test_dat(void)
 {
 	test_tap_verdict();
@@ -1112,4 +1189,5 @@ void test_dat(void)
 	test_errors();
 	test_instance();
 	test_rotation();
+	test_cmdlines_source();
 }

@@ -108,6 +108,13 @@ def figures(vals, env):
         b, e = med(vals, f'size.{r}.bytes'), med(vals, f'size.{r}.entries')
         if b is not None and e:
             f[f'size.{r}'] = b / e
+    # The long recording: the recorder's CPU time per MB it wrote.
+    by, cpu = med(vals, 'long.kmark.bytes'), med(vals, 'long.kmark.cpu_us')
+    if by and cpu is not None:
+        f['long.mb'] = by / 1e6
+        f['long.cpu_ms_per_mb'] = cpu / 1000 / (by / 1e6)
+        for k in ('s', 'events', 'lost', 'report_events'):
+            f['long.' + k] = med(vals, 'long.kmark.' + k)
     for r in ('kmark', 'ftrace'):
         for q in ('p50', 'p90', 'p99', 'max'):
             v = med(vals, f'lat.{r}.{q}_us')
@@ -447,8 +454,8 @@ def main():
         'drain.kmark_raw_file.eps', '')
     row('reader alone: ftrace trace_pipe_raw into a file (1 MiB writes), events/s',
         'drain.ftrace_raw_file.eps', '')
-    rrow('kmark record -o x.dat / ftrace raw pages into a file',
-         'drain.kmark_dat.eps', 'drain.ftrace_raw_file.eps', '')
+    rrow('**kmark record -o x.dat / ftrace raw pages into a file**',
+         'drain.kmark_dat.eps', 'drain.ftrace_raw_file.eps', '>= 1x')
 
     def joined(name, keys):
         L.append(f'| {name} | ' + ' / '.join(fmt(ic.get(k)) for k in keys) +
@@ -465,6 +472,17 @@ def main():
                     ('ftrace_raw', 'ftrace trace_pipe_raw + cat')):
         row(f'flood of {flood:,} events at the writer\'s full rate, lost: {what}',
             f'flood.{r}.lost', '')
+    long_s = ic.get('long.s')
+    L.append(f'| long recording, kmark record -o x.dat of {fmt(long_s)} s of sched_switch '
+             'under ping-pong load: events / lost / MB written | '
+             + ' / '.join(fmt(ic.get(k)) for k in ('long.events', 'long.lost', 'long.mb'))
+             + ' |  | not run |  |')
+    row('long recording: the recorder\'s CPU time (user + system) per MB written, ms',
+        'long.cpu_ms_per_mb', '')
+    L.append('| long recording: events kmark report reads in the trace.dat / '
+             'the summary\'s count | '
+             + ' / '.join(fmt(ic.get(k)) for k in ('long.report_events', 'long.events'))
+             + ' |  | not run | equal |')
     for r, what in (('kmark', 'kmark (kmark_dump_on_oops, kernel.kmark_dump_lines=0)'),
                     ('ftrace', 'ftrace (ftrace_dump_on_oops)')):
         L.append(f'| dump at a panic, {what}: buffer bytes / events / console lines | '
@@ -610,7 +628,13 @@ def main():
                           ('+ kmark marker enabled, tracing_on 0', 'hit.marker_paused'),
                           ('+ kmark marker enabled, filtered out', 'hit.marker_filtered'),
                           ('sched_switch: kmark, added per switch', 'switch.kmark'),
-                          ('bytes per recorded event, kmark', 'size.kmark')):
+                          ('bytes per recorded event, kmark', 'size.kmark'),
+                          ('long recording: events', 'long.events'),
+                          ('long recording: events lost', 'long.lost'),
+                          ('long recording: MB written', 'long.mb'),
+                          ('long recording: CPU ms per MB written', 'long.cpu_ms_per_mb'),
+                          ('long recording: events kmark report reads back',
+                           'long.report_events')):
             L.append(f'| {name} | {fmt(i3.get(key))} | {spread(i3_runs, key)} |')
         L.append(f"| disabled marker / no marker (whole call) | "
                  f"{rfmt(i3.get('hit.marker_off_ratio'))} | {spread(i3_runs, 'hit.marker_off_ratio')} |")
@@ -675,6 +699,30 @@ def main():
                 print(f'[bench] not ok {mode}.{k}  # figure missing')
             else:
                 passed += 1
+    # An event that records costs more than the call it is added to: a
+    # figure of 0 or less measured the call alone (a probe that was not
+    # defined, an event that did not fire). icount only: repeatable.
+    for k in ('hit.marker_on', 'hit.tracepoint_on', 'hit.kmark_kprobe',
+              'hit.ftrace_kprobe', 'hit.marker_hist', 'hit.tracepoint_hist',
+              'hit.marker_stack', 'hit.tracepoint_stack'):
+        v = ic.get(k)
+        if v is None:
+            continue
+        if v > 0:
+            passed += 1
+        else:
+            failed += 1
+            print(f'[bench] not ok icount.{k}  # {v:.1f} per event: '
+                  'no more than the call without it, so nothing was measured')
+    # The long recording's file holds what its summary says it recorded.
+    for lab, d in (('icount', ic),) + ((('i386', i3),) if not quick else ()):
+        e, r = d.get('long.events'), d.get('long.report_events')
+        if e is not None and e > 0 and e == r:
+            passed += 1
+        else:
+            failed += 1
+            print(f'[bench] not ok {lab}.long  # recorded {e}, '
+                  f'kmark report reads {r} in the trace.dat')
     bad = dump_checks(ic)
     for m in bad:
         print(f'[bench] not ok {m}')

@@ -7,7 +7,8 @@
  *
  * runs N calls of one of three noinline functions in the writer's context
  * and times the loop with local_clock():
- *   plain       no marker (kprobes may be placed on kmark_bench_plain)
+ *   plain       no marker (kprobes may be placed on kmbench_plain: kmark
+ *               refuses its own kmark_* functions)
  *   marker      the marker kmark_bench "a=%d b=%ld comm=%s"; whether it is
  *               enabled, and tracing_on, is set through the usual files
  *   tracepoint  the ftrace event kmark_bench:kmark_bench with the same
@@ -43,8 +44,11 @@
 static DEFINE_MUTEX(kmark_bench_mutex);
 static char kmark_bench_result[96] = "none\n";
 
-/* noclone: the compiler keeps them whole (no .isra clones) for kprobes. */
-static noinline __noclone void kmark_bench_plain(int a, long b)
+/*
+ * noclone: the compiler keeps them whole (no .isra clones) for kprobes.
+ * Not named kmark_*: kmark refuses kprobe events on its own functions.
+ */
+static noinline __noclone void kmbench_plain(int a, long b)
 {
 	barrier();
 }
@@ -98,7 +102,7 @@ static ssize_t kmark_bench_write(struct file *file, const char __user *ubuf,
 	}
 	kfree(buf);
 	if (!strcmp(mode, "plain"))
-		fn = kmark_bench_plain;
+		fn = kmbench_plain;
 	else if (!strcmp(mode, "marker"))
 		fn = kmark_bench_marker;
 	else if (!strcmp(mode, "ringbuf"))

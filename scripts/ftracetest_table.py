@@ -162,14 +162,16 @@ def update(args):
         if f[0] in got:
             seen.add(f[0])
             fw, k = got[f[0]]
-            if fw != '-':
+            # FTRACE is x86_64's (the reference kernel's) alone
+            if fw != '-' and args.arch == 'x86_64':
                 f[1] = fw
             f[2 if args.arch == 'x86_64' else 3] = k
         out.append(' '.join(v for v in f if v))
     for i, (fw, k) in got.items():
         if i in seen:
             continue
-        f = [i, fw if fw != '-' else 'UNTESTED', 'UNTESTED', 'UNTESTED']
+        f = [i, fw if fw != '-' and args.arch == 'x86_64' else 'UNTESTED',
+             'UNTESTED', 'UNTESTED']
         f[2 if args.arch == 'x86_64' else 3] = k
         out.append(' '.join(f))
     with open(args.table, 'w') as t:

@@ -1255,7 +1255,9 @@ static bool kmark_tok_system_known(const char *tok,
 				   const char * const *systems,
 				   unsigned int nr)
 {
-	static const char * const own[] = { "kprobes", "synthetic", "vmlinux" };
+	static const char * const own[] = {
+		"kprobes", "synthetic", "vmlinux", "ftrace", "kmark",
+	};
 	const char *colon = strchr(tok, ':');
 	unsigned int i;
 	size_t len;

@@ -408,7 +408,7 @@ struct kmark_flight {
 
 static struct kmark_flight kmark_flight;
 
-/* kmark:tracing_mark_write, which the notes in a buffer are. */
+/* ftrace:print (trace_marker's event), which the notes in a buffer are. */
 static struct kmark_marker *kmark_note_marker;
 
 static u32 kmark_crc(const void *p, size_t len)
@@ -1044,7 +1044,7 @@ static void kmark_flight_note(u32 kind, const char *text)
 
 /*
  * A line of text into @inst's buffer, as trace_marker writes one (its
- * event, kmark:tracing_mark_write), if it is recording. Any context.
+ * event, ftrace:print), if it is recording. Any context.
  */
 static void notrace kmark_buffer_note(struct kmark_instance *inst,
 				      const char *text)
@@ -1776,7 +1776,7 @@ static int __init kmark_flight_init(void)
 	register_reboot_notifier(&kmark_reboot_nb);
 
 	mutex_lock(&kmark_mutex);
-	m = kmark_find_marker("kmark", "tracing_mark_write");
+	m = kmark_find_marker("ftrace", "print");
 	if (!IS_ERR_OR_NULL(m))
 		WRITE_ONCE(kmark_note_marker, m);
 	kmark_flight_prepare();

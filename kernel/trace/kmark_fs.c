@@ -14,7 +14,7 @@
  *   tracing_cpumask    the CPUs whose events are recorded (hex mask)
  *   current_tracer, available_tracers  "nop": events only, as ftrace's nop
  *   options/           event-fork, overwrite, stacktrace: 1/0
- *   trace_marker       a write records its text (tracing_mark_write)
+ *   trace_marker       a write records its text (ftrace:print)
  *   error_log          the last errors, ftrace's format; "> error_log" clears
  *   saved_comms        "id name": the task names records hold by id
  *   saved_cmdlines     "pid comm", for tools that read ftrace's
@@ -1019,8 +1019,9 @@ static const struct file_operations kmark_cmdlines_fops = {
 /* --- trace_marker ------------------------------------------------------------ */
 
 /*
- * trace_marker: each write records its text as a tracing_mark_write event
- * (events/kmark/tracing_mark_write/) with the writer's task, pid, CPU and
+ * trace_marker: each write records its text as ftrace's print event
+ * (events/ftrace/print/, its lines "tracing_mark_write: TEXT" as ftrace's
+ * are; kmark_line_name()) with the writer's task, pid, CPU and
  * flags (ftrace's habit; Perfetto draws atrace's "B|pid|name" and "E|pid"
  * lines from it as slices); one trailing newline is dropped. As ftrace's,
  * a longer write than an event holds records what it holds and returns
@@ -1044,8 +1045,8 @@ static int __init kmark_mark_write_init(void)
 	if (!m)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&m->files);
-	m->system = "kmark";
-	m->name = "tracing_mark_write";
+	m->system = "ftrace";
+	m->name = "print";
 	m->format = "%s";
 	m->always_on = true;
 	m->layout = kmark_parse_format(m->format, &err, &pos);
@@ -1084,7 +1085,7 @@ static int kmark_trace_marker_open(struct inode *inode, struct file *file)
 	if (IS_ERR(inst))
 		return PTR_ERR(inst);
 	mutex_lock(&kmark_mutex);
-	ef = kmark_find_file(inst, "kmark", "tracing_mark_write");
+	ef = kmark_find_file(inst, "ftrace", "print");
 	if (ef)
 		refcount_inc(&ef->ref);
 	mutex_unlock(&kmark_mutex);

@@ -194,6 +194,20 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 	seq_buf_puts(s, l->suffix + (unquote && l->suffix[0] == '"'));
 }
 
+/*
+ * The name a trace line gives its event: the event's, but trace_marker's
+ * (ftrace:print) shows as ftrace's does, "tracing_mark_write: TEXT" (ftrace
+ * prints the address it was written from, tracing_mark_write()). By name,
+ * so that a previous boot's event (kmark_flight.c) shows the same.
+ */
+static const char *kmark_line_name(const struct kmark_marker *m)
+{
+	if (m->system && !strcmp(m->system, "ftrace") &&
+	    !strcmp(m->name, "print"))
+		return "tracing_mark_write";
+	return m->name;
+}
+
 /**
  * kmark_print_event - render one record as a trace line
  * @s:		output
@@ -230,7 +244,8 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	m = prev ? kmark_ghost_by_id(prev, e->type) : kmark_marker_by_id(e->type);
 	/* One printf for the whole context: the reader's main cost. */
 	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
-		       cpu, ctx, (unsigned long)usecs, rem, m ? m->name : "?");
+		       cpu, ctx, (unsigned long)usecs, rem,
+		       m ? kmark_line_name(m) : "?");
 	if (m && m->print)
 		m->print(s, m, e, len);
 	else if (m)

@@ -760,7 +760,7 @@ static __always_inline bool kmark_hit_filtered_out(const struct kmark_event_file
 
 /**
  * kmark_record_text - record a text as an event of one string field
- * @file:	the event (trace_marker's tracing_mark_write) in the instance
+ * @file:	the event (trace_marker's ftrace:print) in the instance
  *		whose trace_marker was written
  * @text:	the text, NUL-terminated
  * @len:	its length

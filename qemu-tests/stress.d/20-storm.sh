@@ -95,10 +95,10 @@ w_filters() {
 	while running; do
 		echo 'prev_pid > 0 && next_comm ~ "km*"' > $K/events/sched/sched_switch/filter
 		echo 'prev_pid >' > $K/events/sched/sched_switch/filter
-		echo 'buf ~ "storm*"' > $K/events/kmark/tracing_mark_write/filter
+		echo 'buf ~ "storm*"' > $K/events/ftrace/print/filter
 		echo "storm $$" > $K/trace_marker
 		echo 0 > $K/events/sched/sched_switch/filter
-		echo 0 > $K/events/kmark/tracing_mark_write/filter
+		echo 0 > $K/events/ftrace/print/filter
 	done
 }
 # An instance: made, given events (one the top has too, a kprobe event
@@ -211,7 +211,7 @@ rmmod kmark_mark 2>/dev/null
 echo st1 > $I/remove 2>/dev/null
 expect_eq "no instance left, none busy" "$(ls $I | tr '\n' ' ')" "new remove "
 echo 0 > $K/events/sched/sched_switch/filter
-echo 0 > $K/events/kmark/tracing_mark_write/filter
+echo 0 > $K/events/ftrace/print/filter
 echo 1 > $K/tracing_on
 echo > $K/set_event
 # What the trigger writer may have left when it stopped, in order.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its filter; not an event of set_event
+# description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its event is ftrace's ftrace:print; its filter; not an event of set_event
 . /tests/lib.sh
 plan 9
 reset_kmark
@@ -38,14 +38,15 @@ case "$err" in
 esac
 echo 1 > $K/tracing_on
 
-echo 'buf ~ "keep*"' > $K/events/kmark/tracing_mark_write/filter
+echo 'buf ~ "keep*"' > $K/events/ftrace/print/filter
 echo keep one > $M; echo drop two > $M; echo keep three > $M
-echo 0 > $K/events/kmark/tracing_mark_write/filter
+echo 0 > $K/events/ftrace/print/filter
 kmark-testprog drain $K/trace_pipe > /tmp/tm.txt
 expect_eq "its filter: only what matches" \
 	"$(sed -n 's/.*tracing_mark_write: //p' /tmp/tm.txt | tr '\n' ' ')" "keep one keep three "
-check "not in available_markers" sh -c "! grep -q 'tracing_mark_write' $K/available_markers"
-check "not an event of set_event" sh -c "! echo tracing_mark_write > $K/set_event"
-check "its format file names the string field buf" \
-	grep -q 'field:__data_loc char\[\] buf;' $K/events/kmark/tracing_mark_write/format
+check "not in available_markers" sh -c "! grep -q 'print' $K/available_markers"
+check "not an event of set_event" sh -c "! echo ftrace:print > $K/set_event"
+check "its format file: ftrace's event print, the string field buf" \
+	sh -c "grep -qx 'name: print' $K/events/ftrace/print/format &&
+	       grep -q 'field:__data_loc char\[\] buf;' $K/events/ftrace/print/format"
 reset_kmark

@@ -6,7 +6,7 @@ reset_kmark
 echo > $K/kprobe_events
 E=$K/events
 S=$E/syscalls/sys_sync
-M=$E/kmark/tracing_mark_write
+M=$E/ftrace/print
 
 check "a trigger file with none lists the commands" \
 	sh -c "grep -q '^# Available triggers:' $S/trigger && grep -q 'traceon traceoff snapshot stacktrace enable_event disable_event' $S/trigger"
@@ -47,7 +47,7 @@ echo fire > $K/trace_marker
 expect_eq "after it fired, the target is soft-enabled" "$(cat $S/enable)" "1*"
 kmark-testprog sync 2
 expect_eq "and records" "$(grep -c ' sys_sync:' $K/trace)" "2"
-echo 'disable_event:syscalls:sys_sync' > $E/kmark/tracing_mark_write/trigger
+echo 'disable_event:syscalls:sys_sync' > $E/ftrace/print/trigger
 echo again > $K/trace_marker
 expect_eq "disable_event switches it back" "$(cat $S/enable)" "0*"
 echo '!enable_event:syscalls:sys_sync' >> $M/trigger
@@ -123,10 +123,10 @@ check_error "a kprobe event held by its trigger cannot be deleted" kprobe_events
 echo '!traceoff' >> $E/kprobes/tk/trigger
 echo > $K/kprobe_events
 echo ti > $K/instances/new
-echo traceoff > $K/instances/ti/events/kmark/tracing_mark_write/trigger
+echo traceoff > $K/instances/ti/events/ftrace/print/trigger
 echo x > $K/instances/ti/trace_marker
 expect_eq "an instance's trigger acts on the instance only" \
 	"$(cat $K/instances/ti/tracing_on) $(cat $K/tracing_on)" "0 1"
-echo '!traceoff' >> $K/instances/ti/events/kmark/tracing_mark_write/trigger
+echo '!traceoff' >> $K/instances/ti/events/ftrace/print/trigger
 echo ti > $K/instances/remove
 reset_kmark

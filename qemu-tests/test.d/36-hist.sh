@@ -7,7 +7,7 @@ echo > $K/kprobe_events
 echo > $K/synthetic_events
 E=$K/events
 S=$E/syscalls/sys_sync
-M=$E/kmark/tracing_mark_write
+M=$E/ftrace/print
 tot() { sed -n "s/^    $2: //p" "$1"; }
 
 # A count per task, sys_sync not even enabled.
@@ -102,14 +102,14 @@ echo '!hist:keys=comm if comm == "kmcpong"' >> $E/sched/sched_wakeup/trigger
 
 # Errors, as ftrace words them where it has the case.
 L=hist:syscalls:sys_sync
-LM=hist:kmark:tracing_mark_write
+LM=hist:ftrace:print
 check_error "an unknown field" events/syscalls/sys_sync/trigger 'hist:keys=^nosuch' "Couldn't find field" \
 	"Invalid argument" $L
 check_error "no keys" events/syscalls/sys_sync/trigger '^hist:vals=hitcount' "hist needs keys=" \
 	"Invalid argument" $L
-check_error "an unknown modifier" events/kmark/tracing_mark_write/trigger 'hist:keys=buf.^frob' \
+check_error "an unknown modifier" events/ftrace/print/trigger 'hist:keys=buf.^frob' \
 	"Invalid field modifier" "Invalid argument" $LM
-check_error "a modifier a string cannot take" events/kmark/tracing_mark_write/trigger '^hist:keys=buf.log2' \
+check_error "a modifier a string cannot take" events/ftrace/print/trigger '^hist:keys=buf.log2' \
 	"A string takes no modifier" "Invalid argument" $LM
 expect_eq "failed writes left no trigger" "$(grep -c '^hist:' $S/trigger $M/trigger | cut -d: -f2 | tr '\n' ' ')" "0 0 "
 

@@ -153,7 +153,7 @@ static int dump_dat(const char *file)
 	free(hp);
 	free(hp_path);
 	per_cpu = ctl_path("per_cpu");
-	ret = rec_open(&r, per_cpu, file, h.page_size, 0, false);
+	ret = rec_open(&r, per_cpu, file, &h, 0, false);
 	free(per_cpu);
 	if (ret) {
 		free(lb);

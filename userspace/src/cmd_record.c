@@ -603,7 +603,7 @@ int cmd_record(int argc, char **argv)
 			sprintf(base, "%s/kmark-record", tmp);
 		}
 		ret = rec_open(&d.rec, per_cpu, base ? base : file,
-			       d.hdr.page_size, d.max_bytes, use_splice);
+			       &d.hdr, d.max_bytes, use_splice);
 		free(per_cpu);
 		free(base);
 		opened = true;

@@ -162,11 +162,33 @@ static long long splice_pages(struct rec_cpu *c)
 }
 
 /*
- * read() pages into the buffer, written out when it is full: one page
- * (@all false) or all there are. 1 when a page came, 0 when none (EAGAIN,
- * end of file), -1 on an error.
+ * Whether the page at @p is less than half full: the kernel hands out a
+ * part-filled page only when its reader caught up with the writer (the
+ * page being written). Its commit field, less the flags of its top two
+ * bits (RB_MISSED_EVENTS, RB_MISSED_STORED), says how many bytes it holds.
  */
-static int read_pages(struct rec_cpu *c, bool all)
+static bool page_short(const struct rec_cpu *c, const unsigned char *p)
+{
+	unsigned long long commit = 0;
+	unsigned int cap = c->page_size - c->rec->data_offset;
+
+	memcpy(&commit, p + 8, c->rec->commit_size);	/* host order */
+	if (c->rec->commit_size == 4)
+		commit &= 0xffffffffULL;
+	commit &= (1ULL << 30) - 1;
+	return commit < cap / 2;
+}
+
+/*
+ * read() pages into the buffer, written out when it is full: one page
+ * (@all false) or all there are, until one that is less than half full
+ * (@all, not @stopping: the reader caught up with a writer that is still
+ * writing; reading on would take its page a few events at a time, a page
+ * each, as fast as it writes them: poll() waits for buffer_percent
+ * instead). 1 when a page came, 0 when none (EAGAIN, end of file), -1 on
+ * an error.
+ */
+static int read_pages(struct rec_cpu *c, bool all, bool stopping)
 {
 	int got = 0;
 
@@ -197,7 +219,8 @@ static int read_pages(struct rec_cpu *c, bool all)
 		if (c->fill % c->page_size)
 			continue;
 		got = 1;
-		if (!all)
+		if (!all || (!stopping &&
+			     page_short(c, c->buf + c->fill - c->page_size)))
 			break;
 	}
 	return got;
@@ -229,7 +252,7 @@ static void *cpu_thread(void *arg)
 		 * wake at once again.
 		 */
 		if ((c->use_read || stopping || (!moved && c->woken)) &&
-		    read_pages(c, c->use_read || stopping) < 0)
+		    read_pages(c, c->use_read || stopping, stopping) < 0)
 			break;
 		if (flush(c))
 			break;
@@ -279,15 +302,17 @@ static int tmp_file(const char *out_path, unsigned int cpu, char **path)
 }
 
 int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
-	     unsigned int page_size, unsigned long long max_bytes,
+	     const struct ef_header *h, unsigned long long max_bytes,
 	     bool use_splice)
 {
-	unsigned int cpu, nopen = 0;
+	unsigned int cpu, nopen = 0, page_size = h->page_size;
 	char path[64];
 
 	memset(r, 0, sizeof(*r));
 	r->stop[0] = r->stop[1] = r->done[0] = r->done[1] = -1;
 	r->page_size = page_size;
+	r->commit_size = h->commit_size;
+	r->data_offset = h->data_offset;
 	r->ncpus = count_cpus(per_cpu);
 	if (!r->ncpus) {
 		info("no per_cpu/cpuN directories in %s", per_cpu);

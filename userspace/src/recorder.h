@@ -40,6 +40,7 @@ struct rec_cpu {
 
 struct recorder {
 	unsigned int ncpus, page_size;
+	unsigned int commit_size, data_offset;	/* of a page's header */
 	struct rec_cpu *cpu;
 	int stop[2];		/* written once: the threads drain and end */
 	int done[2];		/* a byte from each thread that ended */
@@ -49,13 +50,14 @@ struct recorder {
 };
 
 /*
- * Open trace_pipe_raw of every CPU in the directory per_cpu, and a file
+ * Open trace_pipe_raw of every CPU in the directory per_cpu (pages laid
+ * out as h says: events/header_page), and a file
  * per CPU named after out_path (OUT.cpuN.XXXXXX). max_bytes: -m (0: none).
  * use_splice: splice() the full pages (read() where there is none).
  * 0, or an exit code after saying why.
  */
 int rec_open(struct recorder *r, const char *per_cpu, const char *out_path,
-	     unsigned int page_size, unsigned long long max_bytes,
+	     const struct ef_header *h, unsigned long long max_bytes,
 	     bool use_splice);
 /* start the threads; 0 or an exit code */
 int rec_start(struct recorder *r);

@@ -608,6 +608,11 @@ def main():
 
     if prof:
         L += profile_section(prof)
+    else:
+        L.append('')
+        L.append('No single-stepped profile in this run (`PROFILE=0`, or gdb did not '
+                 'finish: build/bench/profile.gdb.log).')
+        L.append('')
 
     # i386: kmark alone (no ftrace in that kernel).
     i386_log = os.path.join(outdir, 'icount-i386.log')

@@ -796,39 +796,13 @@ static int latency(const char *path, int n)
 	return 0;
 }
 
-/* time CMD ARG...: run CMD (output to /dev/null), print the elapsed ns */
-static int time_cmd(char **cmd)
-{
-	long long t0 = ns_now();
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return perror("fork"), 1;
-	if (!pid) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(cmd[0], cmd);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return perror("waitpid"), 1;
-	t0 = ns_now() - t0;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("failed %d\n", status);
-		return 1;
-	}
-	printf("%lld\n", t0);
-	return 0;
-}
-
-/* cputime CMD ARG...: see the top of the file */
-static int cputime_cmd(char **cmd)
+/*
+ * time CMD ARG... / cputime CMD ARG... (@cpu): run CMD, its output (and,
+ * for time, its standard error) to /dev/null; print the elapsed ns, and
+ * for cputime the CPU time CMD used (user + system, all its threads) in
+ * microseconds
+ */
+static int time_cmd(char **cmd, int cpu)
 {
 	long long t0 = ns_now();
 	struct rusage ru;
@@ -841,8 +815,11 @@ static int cputime_cmd(char **cmd)
 	if (!pid) {
 		int fd = open("/dev/null", O_WRONLY);
 
-		if (fd >= 0)
+		if (fd >= 0) {
 			dup2(fd, 1);
+			if (!cpu)
+				dup2(fd, 2);
+		}
 		execvp(cmd[0], cmd);
 		_exit(127);
 	}
@@ -853,9 +830,12 @@ static int cputime_cmd(char **cmd)
 		printf("failed %d\n", status);
 		return 1;
 	}
-	printf("%lld %lld\n", t0,
-	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
-	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	if (cpu)
+		printf("%lld %lld\n", t0,
+		       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+		       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	else
+		printf("%lld\n", t0);
 	return 0;
 }
 
@@ -968,9 +948,9 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "reread"))
 		return reread(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "time"))
-		return time_cmd(argv + 2);
+		return time_cmd(argv + 2, 0);
 	if (argc >= 3 && !strcmp(argv[1], "cputime"))
-		return cputime_cmd(argv + 2);
+		return time_cmd(argv + 2, 1);
 	if (argc >= 4 && !strcmp(argv[1], "rawdump") &&
 	    !strcmp(argv[2], "--splice"))
 		return rawdump(argv[3], 1);

@@ -32,9 +32,21 @@ for p in "${pkgs[@]}"; do
 done
 sudo_=""
 [ "$(id -u)" = 0 ] || sudo_=sudo
+# apt-get update, tried again while a mirror is being synced ("File has
+# unexpected size ... Mirror sync in progress?": seen here, on the i386
+# index of bookworm-security). Still failing, it warns and goes on: the
+# install or download after it fails if an index it needs is missing.
+apt_update() {
+	local i
+	for i in 1 2 3; do
+		$sudo_ apt-get update -qq && return 0
+		[ "$i" = 3 ] || { info "apt-get update failed; again in $((i * 15)) s"; sleep $((i * 15)); }
+	done
+	info "apt-get update still fails; going on with the indexes there are"
+}
 if [ ${#missing[@]} -gt 0 ]; then
 	info "installing: ${missing[*]}"
-	$sudo_ apt-get update -qq
+	apt_update
 	DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
 fi
@@ -45,11 +57,11 @@ if [ ! -x "$bb32" ]; then
 	info "fetching busybox-static:i386"
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then
 		$sudo_ dpkg --add-architecture i386
-		$sudo_ apt-get update -qq
+		apt_update
 	fi
 	tmp=$(mktemp -d)
 	(cd "$tmp" && apt-get download -q busybox-static:i386 >/dev/null 2>&1) || {
-		$sudo_ apt-get update -qq
+		apt_update
 		(cd "$tmp" && apt-get download -q busybox-static:i386 >/dev/null)
 	}
 	rm -rf "$BUILD/busybox-i386"

@@ -245,7 +245,7 @@ static struct ctl_table kmark_flight_sysctls[] = {
 /* --- the region ---------------------------------------------------------- */
 
 #define KMARK_FLIGHT_MAGIC	0x31544c464b524d4bULL	/* "KMRKFLT1" */
-#define KMARK_FLIGHT_VERSION	1
+#define KMARK_FLIGHT_VERSION	2	/* 2: task-name ids by generation */
 #define KMARK_FLIGHT_BANNER	384
 #define KMARK_FLIGHT_NOTES	4
 #define KMARK_FLIGHT_NOTE_LEN	200
@@ -529,7 +529,7 @@ static void kmark_flight_comms_check(struct kmark_comm_table *t)
 		u32 tag = s->tag;
 
 		if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY ||
-		    !KMARK_COMM_TAG_FIRST(tag) || !KMARK_COMM_TAG_LAST(tag)) {
+		    !KMARK_COMM_TAG_GEN(tag) || !KMARK_COMM_TAG_LAST(tag)) {
 			memset(s, 0, sizeof(*s));
 			continue;
 		}

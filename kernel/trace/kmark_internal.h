@@ -319,40 +319,59 @@ struct kmark_entry {
 
 /*
  * The task names of the records (kmark_record.c): a record holds an id,
- * (era << KMARK_COMM_SLOT_BITS) | slot, where the table's slot holds the
- * name. Written lock-free from any context, NMI included.
+ * (generation << KMARK_COMM_SLOT_BITS) | slot, where the table's slot holds
+ * the name, and the generation counts the names the slot has held. Written
+ * lock-free from any context, NMI included.
  *
  * The table cannot be exhausted: a slot whose name was last given in an
  * earlier era may be taken over by a new name, the one given longest ago
- * in the name's window (KMARK_COMM_PROBES slots from its hash). The era
- * advances every KMARK_COMM_ERA_NAMES new names, and when the window of
- * a name is all taken by names of the current era: so that "given longest
- * ago" means something, and the last names given keep their slots (with
- * eras that only ended at a full window, one era held nearly the whole
- * table, and the names of its end were taken over as soon as the next
- * began: 99-comm-table-full.sh, KUnit kmark_test_comm_recent). A slot
- * knows the eras its name was given in (first to last): an id renders its
- * name while its slot
- * still holds it, and "<...>" once a newer name took the slot, never
- * another task's name. Within one era, the slots given in it do not
- * change, which is what lets the recorder trust a per-CPU hint.
- * saved_comms counts the names taken over ("recycled").
+ * in the name's window (KMARK_COMM_PROBES slots from its hash); the slot's
+ * generation then advances, so an id renders its name while its slot still
+ * holds it, and "<...>" once a newer name took the slot, never another
+ * task's name. That holds until one slot has been taken over
+ * 2^KMARK_COMM_GEN_BITS - 1 times (its generations wrap): some four
+ * billion new names in all, spread over the slots by the hash.
+ *
+ * The era only orders the names by when they were last given: it advances
+ * every KMARK_COMM_ERA_NAMES new names, and when the window of a name is
+ * all taken by names of the current era, so that "given longest ago" means
+ * something and the last names given keep their slots (with eras that only
+ * ended at a full window, one era held nearly the whole table, and the
+ * names of its end were taken over as soon as the next began:
+ * 99-comm-table-full.sh, KUnit kmark_test_comm_recent). It wraps after
+ * 2^KMARK_COMM_ERA_BITS - 1 eras, which at worst makes an old name look
+ * recent for a while: no id changes meaning (an id carried its era before,
+ * and a slot kept in use across the wrap named a record of another name:
+ * KUnit kmark_test_comm_generation). A slot last given in the current era
+ * is not taken over until the era changes, which is what lets the
+ * recorder trust a per-CPU hint. saved_comms counts the names taken over
+ * ("recycled").
  */
 #define KMARK_COMM_SLOT_BITS	12
 #define KMARK_COMM_IDS		(1U << KMARK_COMM_SLOT_BITS)	/* slots */
 #define KMARK_COMM_PROBES	64	/* slots a name may take */
-#define KMARK_COMM_ERA_BITS	15	/* eras 1 .. 2^15 - 1, then 1 again */
+#define KMARK_COMM_GEN_BITS	20	/* generations 1 .. 2^20 - 1, then 1 */
+#define KMARK_COMM_GEN_MASK	((1U << KMARK_COMM_GEN_BITS) - 1)
+#define KMARK_COMM_ERA_BITS	10	/* eras 1 .. 2^10 - 1, then 1 again */
 #define KMARK_COMM_ERA_NAMES	(KMARK_COMM_IDS / 8)	/* new names an era */
 #define KMARK_COMM_ERA_MASK	((1U << KMARK_COMM_ERA_BITS) - 1)
 
 enum { KMARK_COMM_FREE, KMARK_COMM_BUSY, KMARK_COMM_READY };
 
-/* A slot's tag: state (2 bits), first era (15), last era (15). */
-#define KMARK_COMM_TAG(st, first, last)				\
-	((u32)(st) | (u32)(first) << 2 | (u32)(last) << 17)
+/* A slot's tag: state (2 bits), generation (20), era last given (10). */
+#define KMARK_COMM_TAG(st, gen, last)				\
+	((u32)(st) | (u32)(gen) << 2 | (u32)(last) << 22)
 #define KMARK_COMM_TAG_STATE(tag)	((tag) & 3)
-#define KMARK_COMM_TAG_FIRST(tag)	(((tag) >> 2) & KMARK_COMM_ERA_MASK)
-#define KMARK_COMM_TAG_LAST(tag)	((tag) >> 17)
+#define KMARK_COMM_TAG_GEN(tag)		(((tag) >> 2) & KMARK_COMM_GEN_MASK)
+#define KMARK_COMM_TAG_LAST(tag)	((tag) >> 22)
+
+/* The generation a slot of tag @tag gets with its next name (never 0). */
+static inline u32 kmark_comm_next_gen(u32 tag)
+{
+	u32 gen = (KMARK_COMM_TAG_GEN(tag) + 1) & KMARK_COMM_GEN_MASK;
+
+	return gen ?: 1;
+}
 
 struct kmark_comm_slot {
 	unsigned long name[TASK_COMM_LEN / sizeof(unsigned long)];
@@ -361,7 +380,7 @@ struct kmark_comm_slot {
 
 /**
  * struct kmark_comm_table - the task names of the records
- * @era:	the current era, 1 to KMARK_COMM_ERA_MASK
+ * @era:	the current era, 1 to KMARK_COMM_ERA_MASK (see above)
  * @seed:	the hash's seed, random: nobody can aim names at one window
  * @missed:	lookups that found no slot even in a new era (records with
  *		comm_id 0, shown as "<...>")
@@ -422,9 +441,10 @@ static __always_inline bool kmark_comm_eq(const unsigned long *a,
 
 /*
  * current's name as an id: the id this CPU gave last to current's pid in
- * current's bucket, if it is of the current era and its slot holds
- * current's name (a task keeps its CPU, and its name, between records; the
- * tasks that switch on a CPU mostly fall in buckets of their own); else a
+ * current's bucket, if its slot still has its generation, was last given
+ * in the current era and holds current's name (a task keeps its CPU, and
+ * its name, between records; the tasks that switch on a CPU mostly fall in
+ * buckets of their own); else a
  * lookup in the table, which also notes the pid's name for saved_cmdlines
  * (kmark_saved_cmdline()): so every pid that records has its name there.
  * The hint is only a guess: contexts that nest on this CPU may replace it
@@ -435,17 +455,22 @@ static __always_inline bool kmark_comm_eq(const unsigned long *a,
 static __always_inline u32 kmark_comm_of_current(void)
 {
 	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
+	const struct kmark_comm_slot *s;
 	struct kmark_comm_hint *h;
 	u32 id;
 
 	h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
 	id = READ_ONCE(h->id);
-
-	if (likely(t && (id >> KMARK_COMM_SLOT_BITS) == READ_ONCE(t->era)) &&
-	    READ_ONCE(h->pid) == current->pid &&
-	    kmark_comm_eq(t->slots[id & (KMARK_COMM_IDS - 1)].name,
-			  current->comm))
-		return id;
+	if (likely(t && READ_ONCE(h->pid) == current->pid)) {
+		s = &t->slots[id & (KMARK_COMM_IDS - 1)];
+		/* Pairs with the release that publishes the slot's name. */
+		if (likely(smp_load_acquire(&s->tag) ==
+			   KMARK_COMM_TAG(KMARK_COMM_READY,
+					  id >> KMARK_COMM_SLOT_BITS,
+					  READ_ONCE(t->era))) &&
+		    kmark_comm_eq(s->name, current->comm))
+			return id;
+	}
 	return kmark_comm_id_slow(current->comm);
 }
 

@@ -625,7 +625,7 @@ static void kmark_test_comm_table(struct kunit *test)
 	a = kmark_comm_table_id(t, name);
 	KUNIT_EXPECT_TRUE(test, kmark_comm_table_name(t, a, got));
 	KUNIT_EXPECT_STREQ(test, got, "yyyyyyyyyyyyyyy");
-	/* ids that name nothing: none, an era not given, a slot not used */
+	/* ids that name nothing: none, a generation not given, a slot not used */
 	KUNIT_EXPECT_FALSE(test, kmark_comm_table_name(t, 0, got));
 	KUNIT_EXPECT_FALSE(test, kmark_comm_table_name(t, 7, got));
 	KUNIT_EXPECT_FALSE(test, kmark_comm_table_name(t, a + (5 << KMARK_COMM_SLOT_BITS),
@@ -662,7 +662,7 @@ static void kmark_test_comm_current(struct kunit *test)
 	/* A hint naming another task: checked, not trusted. */
 	h->id = kmark_comm_table_id(kmark_comms, "kmark-other");
 	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
-	/* A hint of another era: not trusted either. */
+	/* A hint of another generation of the slot: not trusted either. */
 	h->id = id + (1 << KMARK_COMM_SLOT_BITS);
 	KUNIT_EXPECT_EQ(test, kmark_comm_of_current(), id);
 	/*
@@ -1580,6 +1580,53 @@ static void kmark_test_comm_recent(struct kunit *test)
 	}
 }
 
+/*
+ * An id names its record's task, or nothing, however long the table is
+ * used after it. 5000 new names take the first name's slot; then the eras
+ * wrap (2^KMARK_COMM_ERA_BITS - 1 eras later, some 16 million new names
+ * with 15 bits of era), and new names are given in the era the first name
+ * was given in, until its slot has one of them. With ids of eras (the
+ * slot's first to last era), the first name's id then rendered that name.
+ */
+static void kmark_test_comm_generation(struct kunit *test)
+{
+	struct kmark_comm_table *t = kmark_comm_table_kunit_alloc(test);
+	unsigned long before[TASK_COMM_LEN / sizeof(unsigned long)];
+	char name[TASK_COMM_LEN], got[TASK_COMM_LEN];
+	struct kmark_comm_slot *slot;
+	unsigned int i;
+	u32 old, tag;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	old = kmark_comm_table_id(t, "kmold");
+	KUNIT_ASSERT_NE(test, old, 0U);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "kmw%u", i);
+		kmark_comm_table_id(t, name);
+	}
+	KUNIT_ASSERT_FALSE(test, kmark_comm_table_name(t, old, got));
+	slot = &t->slots[old & (KMARK_COMM_IDS - 1)];
+	for (i = 0; i < 20000; i++) {
+		memcpy(before, slot->name, sizeof(before));
+		WRITE_ONCE(t->era, 1);	/* the first name's era, again */
+		snprintf(name, sizeof(name), "kmx%u", i);
+		kmark_comm_table_id(t, name);
+		if (READ_ONCE(t->era) == 1 &&
+		    memcmp(before, slot->name, sizeof(before)))
+			break;
+	}
+	KUNIT_ASSERT_LT_MSG(test, i, 20000U,
+			    "the first name's slot was not given again in its era");
+	if (kmark_comm_table_name(t, old, got))
+		KUNIT_FAIL(test, "the first name's id renders \"%s\"", got);
+	/* A slot's generations wrap to 1, never to 0 (no id). */
+	tag = KMARK_COMM_TAG(KMARK_COMM_READY, KMARK_COMM_GEN_MASK,
+			     KMARK_COMM_ERA_MASK);
+	KUNIT_EXPECT_EQ(test, kmark_comm_next_gen(tag), 1U);
+	tag = KMARK_COMM_TAG(KMARK_COMM_FREE, 0, 0);
+	KUNIT_EXPECT_EQ(test, kmark_comm_next_gen(tag), 1U);
+}
+
 #ifdef CONFIG_MODULES
 /* Two modules of the test's own, each with one site named "kmark_kunit_m". */
 static struct kmark_site kmark_kunit_ab_sites[3][1] = {
@@ -1719,6 +1766,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_batch_full),
 	KUNIT_CASE(kmark_test_comm_exhaust),
 	KUNIT_CASE(kmark_test_comm_recent),
+	KUNIT_CASE(kmark_test_comm_generation),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(kmark_test_module_sites),
 	KUNIT_CASE(kmark_test_module_shared_name),

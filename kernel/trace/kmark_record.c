@@ -185,7 +185,8 @@ int kmark_comms_ensure(void)
 	struct kmark_comm_table *t;
 
 	BUILD_BUG_ON(TASK_COMM_LEN % sizeof(unsigned long));
-	BUILD_BUG_ON(KMARK_COMM_SLOT_BITS + KMARK_COMM_ERA_BITS > 32);
+	BUILD_BUG_ON(KMARK_COMM_SLOT_BITS + KMARK_COMM_GEN_BITS > 32);
+	BUILD_BUG_ON(2 + KMARK_COMM_GEN_BITS + KMARK_COMM_ERA_BITS > 32);
 	lockdep_assert_held(&kmark_mutex);
 	if (kmark_comms)
 		return 0;
@@ -208,15 +209,6 @@ int kmark_comms_ensure(void)
 	return 0;
 }
 
-/* Whether era @era is one of @tag's (first to last, modulo the wrap). */
-static bool kmark_comm_era_in(u32 tag, u32 era)
-{
-	u32 first = KMARK_COMM_TAG_FIRST(tag), last = KMARK_COMM_TAG_LAST(tag);
-
-	return ((era - first) & KMARK_COMM_ERA_MASK) <=
-	       ((last - first) & KMARK_COMM_ERA_MASK);
-}
-
 /* How many eras ago @tag's name was last used. */
 static __always_inline u32 kmark_comm_age(u32 tag, u32 era)
 {
@@ -229,12 +221,17 @@ static u32 kmark_comm_next_era(u32 era)
 	return era ?: 1;
 }
 
+static __always_inline u32 kmark_comm_id(u32 gen, u32 idx)
+{
+	return gen << KMARK_COMM_SLOT_BITS | idx;
+}
+
 /* One pass over @comm's window in era @era: its id, or 0 if no room. */
 static u32 notrace kmark_comm_try(struct kmark_comm_table *t, u32 era,
 				  const unsigned long *name, u32 h)
 {
 	struct kmark_comm_slot *slot, *take = NULL;
-	u32 i, idx, tag, take_tag = 0;
+	u32 i, idx, tag, gen, take_tag = 0;
 
 	for (i = 0; i < KMARK_COMM_PROBES; i++) {
 		idx = (h + i) & (KMARK_COMM_IDS - 1);
@@ -245,15 +242,15 @@ again:
 		switch (KMARK_COMM_TAG_STATE(tag)) {
 		case KMARK_COMM_READY:
 			if (kmark_comm_eq(slot->name, (const char *)name)) {
+				u32 gen = KMARK_COMM_TAG_GEN(tag);
 				u32 want = KMARK_COMM_TAG(KMARK_COMM_READY,
-							  KMARK_COMM_TAG_FIRST(tag),
-							  era);
+							  gen, era);
 
-				/* Its name again: the slot's eras grow. */
+				/* Its name again: given in this era too. */
 				if (KMARK_COMM_TAG_LAST(tag) != era &&
 				    cmpxchg(&slot->tag, tag, want) != tag)
 					goto again;
-				return era << KMARK_COMM_SLOT_BITS | idx;
+				return kmark_comm_id(gen, idx);
 			}
 			/*
 			 * A name of an earlier era may be taken over: the one
@@ -278,12 +275,14 @@ again:
 	}
 	if (!take)
 		return 0;
+	/* A new generation from BUSY on: the old ids name nothing any more. */
+	gen = kmark_comm_next_gen(take_tag);
 	if (cmpxchg(&take->tag, take_tag,
-		    KMARK_COMM_TAG(KMARK_COMM_BUSY, era, era)) != take_tag)
+		    KMARK_COMM_TAG(KMARK_COMM_BUSY, gen, era)) != take_tag)
 		return 0;	/* taken meanwhile: the caller tries again */
 	memcpy(take->name, name, TASK_COMM_LEN);
 	/* The name before READY: readers acquire the tag. */
-	smp_store_release(&take->tag, KMARK_COMM_TAG(KMARK_COMM_READY, era, era));
+	smp_store_release(&take->tag, KMARK_COMM_TAG(KMARK_COMM_READY, gen, era));
 	if (KMARK_COMM_TAG_STATE(take_tag) == KMARK_COMM_READY)
 		atomic_long_inc(&t->recycled);
 	/* Enough new names: the next era (the one this name was given in). */
@@ -291,7 +290,7 @@ again:
 		atomic_set(&t->fresh, 0);
 		cmpxchg(&t->era, era, kmark_comm_next_era(era));
 	}
-	return era << KMARK_COMM_SLOT_BITS | (u32)(take - t->slots);
+	return kmark_comm_id(gen, (u32)(take - t->slots));
 }
 
 /**
@@ -302,7 +301,8 @@ again:
  *
  * Lock-free, from any context. A free slot, or the one of the window
  * whose name was last given longest ago (in an earlier era), is claimed
- * with cmpxchg(), filled, then published READY; a slot another context is
+ * with cmpxchg() in its next generation, filled, then published READY; a
+ * slot another context is
  * filling is passed over, so that a name can get two ids (both name it
  * right). The era advances every KMARK_COMM_ERA_NAMES new names, and when
  * the name's whole window holds names of the current era.
@@ -339,21 +339,21 @@ NOKPROBE_SYMBOL(kmark_comm_table_id);
  * @buf:	TASK_COMM_LEN bytes, NUL-terminated on success
  *
  * Return: false for an id that names nothing (0: none was given; a slot
- * another name took over since).
+ * another name took over since: a generation the slot does not have).
  */
 bool kmark_comm_table_name(const struct kmark_comm_table *t, u32 id,
 			   char *buf)
 {
-	u32 era = id >> KMARK_COMM_SLOT_BITS, tag, again;
+	u32 gen = id >> KMARK_COMM_SLOT_BITS, tag, again;
 	const struct kmark_comm_slot *slot;
 
-	if (!t || !era || era > KMARK_COMM_ERA_MASK)
+	if (!t || !gen)
 		return false;
 	slot = &t->slots[id & (KMARK_COMM_IDS - 1)];
 	/* Pairs with the release in kmark_comm_try(): READY, the name is set. */
 	tag = smp_load_acquire(&slot->tag);
 	if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY ||
-	    !kmark_comm_era_in(tag, era))
+	    KMARK_COMM_TAG_GEN(tag) != gen)
 		return false;
 	memcpy(buf, slot->name, TASK_COMM_LEN);
 	buf[TASK_COMM_LEN - 1] = '\0';
@@ -361,7 +361,7 @@ bool kmark_comm_table_name(const struct kmark_comm_table *t, u32 id,
 	smp_rmb();
 	again = READ_ONCE(slot->tag);
 	return KMARK_COMM_TAG_STATE(again) == KMARK_COMM_READY &&
-	       KMARK_COMM_TAG_FIRST(again) == KMARK_COMM_TAG_FIRST(tag);
+	       KMARK_COMM_TAG_GEN(again) == gen;
 }
 
 /* current's name in kmark's table, when its CPU's hint was not it */
@@ -391,15 +391,12 @@ bool kmark_comm_name(u32 id, char *buf)
 	return kmark_comm_table_name(READ_ONCE(kmark_comms), id, buf);
 }
 
-/*
- * saved_comms: "ID NAME" for every id that still names a name (a slot
- * given in several eras has an id for each), then the counters.
- */
+/* saved_comms: "ID NAME" for every slot that holds a name, then the counters. */
 void kmark_comms_show_table(struct seq_file *m)
 {
 	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
 	char name[TASK_COMM_LEN];
-	u32 idx, era, tag, n;
+	u32 idx, tag, id;
 
 	if (!t)
 		return;
@@ -408,16 +405,9 @@ void kmark_comms_show_table(struct seq_file *m)
 		tag = smp_load_acquire(&t->slots[idx].tag);
 		if (KMARK_COMM_TAG_STATE(tag) != KMARK_COMM_READY)
 			continue;
-		era = KMARK_COMM_TAG_FIRST(tag);
-		n = (KMARK_COMM_TAG_LAST(tag) - era) & KMARK_COMM_ERA_MASK;
-		for (; ; era = kmark_comm_next_era(era)) {
-			u32 id = era << KMARK_COMM_SLOT_BITS | idx;
-
-			if (kmark_comm_table_name(t, id, name))
-				seq_printf(m, "%u %s\n", id, name);
-			if (!n--)
-				break;
-		}
+		id = kmark_comm_id(KMARK_COMM_TAG_GEN(tag), idx);
+		if (kmark_comm_table_name(t, id, name))
+			seq_printf(m, "%u %s\n", id, name);
 	}
 	if (atomic_long_read(&t->recycled))
 		seq_printf(m, "# %ld names of earlier eras taken over by new ones (their older records show <...>)\n",

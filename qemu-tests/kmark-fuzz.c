@@ -1759,6 +1759,18 @@ static void put_pred(struct xb *b, const struct event *ev)
 	} else {
 		xb_puts(b, PICK(((const char *[]){ "nosuch", "1x", "", "$x" })));
 	}
+	if (chance(6)) {	/* FIELD.function: a function's name or address */
+		xb_puts(b, ".function");
+		xb_puts(b, chance(85) ? PICK(((const char *[]){ " == ", " != ", "==" })) :
+					PICK(nops));
+		if (mut(M_LIMIT, 20))
+			put_name(b, limit_len(), 'k');
+		else
+			xb_puts(b, PICK(((const char *[]){
+				"kfree", "do_exit", "kmem_cache_free", "nosuch_fn",
+				"0x0", "0xffffffff", "12", "0x", "\"kfree\"", "kfree)" })));
+		return;
+	}
 	if (chance(50))
 		xb_puts(b, " ");
 	if (chance(5))

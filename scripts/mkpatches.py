@@ -120,9 +120,11 @@ ftrace nor BPF, and one line marks a point.
 """,
     },
     {
-        'subject': 'sched, fs: kmark markers where the sched tracepoints and sync(2) fire',
+        'subject': 'sched, fs, mm, hrtimer: kmark markers beside tracepoints of the same names',
         'files': ['include/trace/kmark_sched.h'],
-        'patches': ['0003-kmark-sched-markers.patch', '0004-kmark-sys-sync-marker.patch'],
+        'patches': ['0003-kmark-sched-markers.patch', '0004-kmark-sys-sync-marker.patch',
+                    '0012-kmark-kmem-markers.patch',
+                    '0013-kmark-timer-hrtimer-markers.patch'],
         'kconfig': [], 'make': [],
         'body': """\
 sched_switch, sched_wakeup, sched_process_fork and sched_process_exit
@@ -130,6 +132,12 @@ markers, placed beside ftrace's tracepoints of the same names and with
 their fields (comms inline, prev_state in ftrace's encoding), so that
 tools that read ftrace's sched events read kmark's. sync(2) gets the
 zero-argument marker sys_sync, a point a user can fire from a shell.
+The slab allocator's kmalloc entry points get kmem:kmalloc beside each
+trace_kmalloc(), with its fields (call_site, ptr, bytes_req, bytes_alloc,
+gfp_flags, node), and kmem_cache_free() kmem:kmem_cache_free, for the
+hist triggers and function filters that ftrace's documentation and
+selftests run on them; the hrtimer interrupt gets timer:hrtimer_expire_entry
+and timer:hrtimer_expire_exit around each expired timer's function.
 
 With CONFIG_KMARK=n the markers compile to nothing.
 """,
@@ -576,7 +584,8 @@ def main():
 
 # The files with markers that the series patches (built at every step).
 SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
-                'kernel/exit.o', 'kernel/module/main.o']
+                'kernel/exit.o', 'kernel/module/main.o', 'mm/slub.o',
+                'kernel/time/hrtimer.o']
 
 
 def step_objects(tree, config, sites=None):

@@ -5,6 +5,8 @@
  *   FIELD OP VALUE, joined with && and ||, negated with !, grouped with ()
  *   numbers:  == != < <= > >= &   (decimal, 0x hex, 0 octal, negative)
  *   strings:  == != ~             (~ takes a glob: * ? [...])
+ *   FIELD.function == != SYMBOL or ADDRESS: the field (long-sized, a
+ *             call_site say) is an address within that function
  *
  * FIELD is a field of the event's format file: its own fields, the common
  * fields (common_pid, ...), and ftrace's "cpu" and "comm" (also called
@@ -22,6 +24,7 @@
 
 #include <linux/ctype.h>
 #include <linux/glob.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -45,6 +48,7 @@ enum kmark_ferr {
 	KMARK_FERR_INVALID_FILTER,
 	KMARK_FERR_INVALID_VALUE,
 	KMARK_FERR_NO_MEMORY,
+	KMARK_FERR_NO_FUNCTION,
 };
 
 static const char * const kmark_filter_errs[] = {
@@ -61,6 +65,7 @@ static const char * const kmark_filter_errs[] = {
 	[KMARK_FERR_INVALID_FILTER] = "Meaningless filter expression",
 	[KMARK_FERR_INVALID_VALUE] = "Invalid value (did you forget quotes)?",
 	[KMARK_FERR_NO_MEMORY] = "Out of memory",
+	[KMARK_FERR_NO_FUNCTION] = "Function not found",
 };
 
 enum kmark_fop {
@@ -98,7 +103,9 @@ enum kmark_fsrc {
  * @src:	enum kmark_fsrc
  * @op:		enum kmark_fop
  * @is_str:	a string comparison (@str), else a number (@val)
- * @val:	the number
+ * @is_func:	FIELD.function: whether the value is in [@val, @val2)
+ * @val:	the number (a function's start)
+ * @val2:	a function's end
  * @str:	the string or glob
  */
 struct kmark_pred {
@@ -106,7 +113,9 @@ struct kmark_pred {
 	u8 src;
 	u8 op;
 	bool is_str;
+	bool is_func;
 	u64 val;
+	u64 val2;
 	char *str;
 };
 
@@ -184,6 +193,11 @@ static bool notrace kmark_pred_num(const struct kmark_pred *p,
 	else
 		v = kmark_field_value(f, p->src == KMARK_FSRC_COMMON ?
 					 (const void *)hdr : rec);
+	if (p->is_func) {
+		bool in = v >= p->val && v < p->val2;
+
+		return p->op == KMARK_FOP_EQ ? in : !in;
+	}
 	switch (p->op) {
 	case KMARK_FOP_EQ:
 		return v == p->val;
@@ -348,6 +362,35 @@ static bool kmark_fp_field(struct kmark_fparse *p, struct kmark_pred *pr,
 	return false;
 }
 
+/*
+ * FIELD.function's value: a function's name or an address in it (hex, as
+ * ftrace takes it), made the function's [start, end). Not inlined: its
+ * buffer stays out of the frames that nest with '('.
+ */
+static noinline bool kmark_fp_function(struct kmark_fparse *p,
+				       struct kmark_pred *pr, const char *text,
+				       size_t n, unsigned int vpos)
+{
+	unsigned long ip, size, offset;
+	char name[KMARK_STR_MAX];
+
+	/* the caller checked n < KMARK_STR_MAX; carets after it, as ftrace's */
+	memcpy(name, text, n);
+	name[n] = '\0';
+	if (isdigit(name[0])) {
+		if (kstrtoul(name, 0, &ip))
+			return kmark_fp_error(p, KMARK_FERR_INVALID_VALUE,
+					      vpos + n);
+	} else {
+		ip = kallsyms_lookup_name(name);
+	}
+	if (!ip || !kallsyms_lookup_size_offset(ip, &size, &offset))
+		return kmark_fp_error(p, KMARK_FERR_NO_FUNCTION, vpos + n);
+	pr->val = ip - offset;
+	pr->val2 = pr->val + size;
+	return true;
+}
+
 /* FIELD OP VALUE */
 static bool kmark_fp_pred(struct kmark_fparse *p)
 {
@@ -366,8 +409,13 @@ static bool kmark_fp_pred(struct kmark_fparse *p)
 		return kmark_fp_error(p, KMARK_FERR_INVALID_FILTER, start);
 	if (!kmark_fp_field(p, pr, p->s + start, p->pos - start))
 		return kmark_fp_error(p, KMARK_FERR_FIELD_NOT_FOUND, start);
-	is_str = pr->field && (pr->field->kind == KMARK_FIELD_STR ||
-			       pr->field->kind == KMARK_FIELD_CHARS);
+	if (!strncmp(p->s + p->pos, ".function", 9)) {
+		p->pos += 9;
+		pr->is_func = true;
+	}
+	is_str = !pr->is_func && pr->field &&
+		 (pr->field->kind == KMARK_FIELD_STR ||
+		  pr->field->kind == KMARK_FIELD_CHARS);
 
 	kmark_fp_skip(p);
 	for (i = 0; i < ARRAY_SIZE(kmark_fops); i++) {
@@ -381,12 +429,21 @@ static bool kmark_fp_pred(struct kmark_fparse *p)
 		return kmark_fp_error(p, KMARK_FERR_INVALID_OP, p->pos);
 	if (is_str ? !kmark_fops[i].str : !kmark_fops[i].num)
 		return kmark_fp_error(p, KMARK_FERR_ILLEGAL_FIELD_OP, p->pos);
+
 	pr->op = kmark_fops[i].op;
 	pr->is_str = is_str;
 	p->pos += n;
 
 	kmark_fp_skip(p);
 	vpos = p->pos;
+	/* ftrace's rules, and its carets (at the value) */
+	if (pr->is_func && (!pr->field || pr->src == KMARK_FSRC_COMM ||
+			    pr->field->kind == KMARK_FIELD_STR ||
+			    pr->field->kind == KMARK_FIELD_CHARS ||
+			    pr->field->size != sizeof(long)))
+		return kmark_fp_error(p, KMARK_FERR_ILLEGAL_FIELD_OP, vpos);
+	if (pr->is_func && pr->op != KMARK_FOP_EQ && pr->op != KMARK_FOP_NE)
+		return kmark_fp_error(p, KMARK_FERR_INVALID_OP, vpos);
 	if (p->s[p->pos] == '"' || p->s[p->pos] == '\'') {
 		char q = p->s[p->pos++];
 
@@ -407,7 +464,10 @@ static bool kmark_fp_pred(struct kmark_fparse *p)
 	}
 	if (n >= KMARK_STR_MAX)
 		return kmark_fp_error(p, KMARK_FERR_OPERAND_TOO_LONG, vpos);
-	if (is_str) {
+	if (pr->is_func) {
+		if (!kmark_fp_function(p, pr, p->s + start, n, vpos))
+			return false;
+	} else if (is_str) {
 		pr->str = kmemdup_nul(p->s + start, n, GFP_KERNEL);
 		if (!pr->str)
 			return kmark_fp_error(p, KMARK_FERR_NO_MEMORY, vpos);

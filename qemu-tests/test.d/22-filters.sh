@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: events/NAME/filter with ftrace's grammar on markers and kprobe events: only matching events are recorded, a filtered-out hit is neither written nor reserved, a bad filter is EINVAL with ftrace's message and caret and keeps the old one, '0' clears, the filter outlives set_event changes and is shared by both trees
+# description: events/NAME/filter with ftrace's grammar on markers and kprobe events (FIELD.function too): only matching events are recorded, a filtered-out hit is neither written nor reserved, a bad filter is EINVAL with ftrace's message and caret and keeps the old one, '0' clears, the filter outlives set_event changes and is shared by both trees
 . /tests/lib.sh
-plan 15
+plan 21
 reset_kmark
 echo > $K/kprobe_events
 F=$K/events/sched/sched_switch/filter
@@ -53,6 +53,46 @@ expect_eq "kprobe filter: the two opens asked for, nothing else" \
 	"$(grep ' fopen: ' /tmp/f.txt | sed 's/.*fname="\([^"]*\)".*/\1/' | tr '\n' ' ')" \
 	"/tmp/kmark_filter_probe_1 /tmp/kmark_filter_probe_2 "
 expect_eq "kprobe filter: a discarded hit is not counted as written" "$((w1 - w0))" 2
+
+# FIELD.function, as ftracetest's event-filter-function: kmem_cache_free's
+# call sites within the function that called it most, by name and by
+# address; none of that function with !=.
+C=$K/events/kmem/kmem_cache_free/filter
+frees() { # FILTER: the frees of ls, filtered, in /tmp/f.txt
+	echo "$1" > $C
+	echo kmem:kmem_cache_free > $K/set_event
+	ls -l / /proc /sys > /dev/null
+	echo > $K/set_event
+	kmark-testprog drain $K/trace_pipe > /tmp/f.txt
+}
+frees 0
+fn=$(grep -o ' kmem_cache_free: call_site=[^+ ]*' /tmp/f.txt | sort | uniq -c |
+	sort -n | tail -n 1 | sed 's/.*call_site=//')
+diag "the most frequent caller of kmem_cache_free: $fn"
+for try in 1 2 3; do
+	frees "call_site.function == $fn"
+	grep -q ' kmem_cache_free: ' /tmp/f.txt && break
+done
+hit=$(grep -c " kmem_cache_free: call_site=$fn+" /tmp/f.txt)
+other=$(grep ' kmem_cache_free: ' /tmp/f.txt | grep -vc " call_site=$fn+")
+expect_eq ".function == NAME: $fn's frees recorded, no other caller's" \
+	"$([ "$hit" -ge 1 ] && echo some) $other" "some 0"
+addr=$(grep " $fn\$" /proc/kallsyms | cut -d' ' -f1 | head -n 1)
+frees "call_site.function == 0x$addr"
+expect_eq ".function == ADDRESS: the same" \
+	"$(grep ' kmem_cache_free: ' /tmp/f.txt | grep -vc " call_site=$fn+") $(grep -c " call_site=$fn+" /tmp/f.txt | sed 's/^[1-9][0-9]*$/some/')" \
+	"0 some"
+frees "call_site.function != $fn"
+expect_eq ".function != NAME: frees recorded, none of $fn's" \
+	"$(grep -c ' kmem_cache_free: ' /tmp/f.txt | sed 's/^[1-9][0-9]*$/some/') $(grep -c " call_site=$fn+" /tmp/f.txt)" \
+	"some 0"
+echo 0 > $C
+check_error ".function of a name kallsyms does not know" events/kmem/kmem_cache_free/filter \
+	'call_site.function == nosuch_kmark_fn^' "Function not found"
+check_error ".function with an operator other than == and !=" events/kmem/kmem_cache_free/filter \
+	'call_site.function < ^kfree' "Invalid operator"
+check_error ".function of a field that cannot hold an address" events/kmem/kmem_cache_free/filter \
+	'common_type.function == ^kfree' "Illegal operation for field type"
 
 # Errors: ftrace's messages and carets; the old filter stays.
 echo 'prev_pid == 1' > $F

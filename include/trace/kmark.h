@@ -397,7 +397,8 @@ static inline const char *kmark_arg_str(const struct kmark_marker *marker,
  *
  * kmark() with the system given at the site rather than by KMARK_SYSTEM.
  * A field is named by the word before its "=", or by "{NAME}" right before
- * that word ("{parent_pid}pid=%d": field parent_pid, printed "pid=").
+ * that word ("{parent_pid}pid=%d": field parent_pid, printed "pid=") or
+ * right before its conversion ("NR {id}%ld": field id, printed "NR 3").
  */
 #define kmark_system(_sys, _name, fmt, ...)				\
 	CONCATENATE(__kmark_, __kmark_pick(__VA_ARGS__))(_sys, _name, fmt, \

@@ -68,8 +68,10 @@ static bool kmark_p_ext_ok(char c)
 
 /*
  * "{NAME}LABEL=%" at @p: a field named otherwise than its label (ftrace's
- * sched_process_fork prints "comm=" for its field parent_comm). Return
- * NAME's length, or 0 if @p does not start one (a brace of the text).
+ * sched_process_fork prints "comm=" for its field parent_comm), or
+ * "{NAME}%": a field printed without a label (raw_syscalls' "NR %ld").
+ * Return NAME's length, or 0 if @p does not start one (a brace of the
+ * text).
  */
 static unsigned int kmark_field_name_len(const char *p)
 {
@@ -81,6 +83,8 @@ static unsigned int kmark_field_name_len(const char *p)
 		e++;
 	if (*e != '}')
 		return 0;
+	if (e[1] == '%' && e[2] != '%')
+		return e - p - 1;
 	for (q = e + 1; isalnum(*q) || *q == '_'; q++)
 		;
 	if (q == e + 1 || q[0] != '=' || q[1] != '%' || q[2] == '%')

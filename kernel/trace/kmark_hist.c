@@ -14,7 +14,8 @@
  * FIELD: an event field, common_pid, common_cpu, common_comm,
  * common_timestamp, common_stacktrace (keys), hitcount (vals, sort), a
  * variable $NAME. MOD: hex, sym, sym-offset, execname (common_pid),
- * log2, buckets=N, usecs (common_timestamp), percent and graph (vals).
+ * syscall (keys), log2, buckets=N, usecs (common_timestamp), percent and
+ * graph (vals).
  * EXPR: FIELD, $VAR, a number, or two of them joined by + or -.
  *
  * Variables are kept per entry (the map's vars); $VAR names a variable
@@ -31,11 +32,14 @@
 #define pr_fmt(fmt) "kmark: " fmt
 
 #include <linux/ctype.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
+
+#include <asm/syscall.h>
 
 #include "kmark_internal.h"
 #include "tracing_map.h"
@@ -76,6 +80,7 @@ enum {
 #define KMARK_HM_USECS		BIT(6)
 #define KMARK_HM_PERCENT	BIT(7)
 #define KMARK_HM_GRAPH		BIT(8)
+#define KMARK_HM_SYSCALL	BIT(9)
 
 static const struct {
 	const char *name;
@@ -83,7 +88,7 @@ static const struct {
 } kmark_hist_mods[] = {		/* ftrace's get_hist_field_flags() order */
 	{ "hex", KMARK_HM_HEX }, { "sym", KMARK_HM_SYM },
 	{ "sym-offset", KMARK_HM_SYM_OFFSET }, { "execname", KMARK_HM_EXECNAME },
-	{ "log2", KMARK_HM_LOG2 }, { "buckets", KMARK_HM_BUCKETS },
+	{ "syscall", KMARK_HM_SYSCALL }, { "log2", KMARK_HM_LOG2 }, { "buckets", KMARK_HM_BUCKETS },
 	{ "usecs", KMARK_HM_USECS }, { "percent", KMARK_HM_PERCENT },
 	{ "graph", KMARK_HM_GRAPH },
 };
@@ -760,6 +765,8 @@ static int kmark_hist_field(struct kmark_hparse *ps, char *text,
 		} else if (!strcmp(mod, "execname") &&
 			   !strcmp(text, "common_pid")) {
 			hf->mods = KMARK_HM_EXECNAME;
+		} else if (!strcmp(mod, "syscall")) {
+			hf->mods = KMARK_HM_SYSCALL;
 		} else if (!strcmp(mod, "stacktrace")) {
 			stack_mod = true;
 		} else if (!strcmp(mod, "log2")) {
@@ -806,7 +813,8 @@ static int kmark_hist_field(struct kmark_hparse *ps, char *text,
 	/* What ftrace's __create_val_field() refuses. */
 	if (kind == KMARK_HK_VAL &&
 	    ((hf->mods & (KMARK_HM_BUCKETS | KMARK_HM_LOG2 | KMARK_HM_SYM |
-			  KMARK_HM_SYM_OFFSET)) || hf->src == KMARK_HF_STACK))
+			  KMARK_HM_SYM_OFFSET | KMARK_HM_SYSCALL)) ||
+	     hf->src == KMARK_HF_STACK))
 		return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, text);
 	if (kind == KMARK_HK_VAR &&
 	    (hf->mods & (KMARK_HM_BUCKETS | KMARK_HM_LOG2)))
@@ -1750,6 +1758,28 @@ static void kmark_hist_show_trigger(struct seq_file *m,
 	seq_printf(m, " [%s]\n", READ_ONCE(t->paused) ? "paused" : "active");
 }
 
+/*
+ * A .syscall key as ftrace prints it: the syscall's name, which ftrace takes
+ * from its syscall metadata (CONFIG_FTRACE_SYSCALLS) and kmark from the
+ * name of the function the syscall table has for @nr ("__x64_sys_read":
+ * "sys_read"); "unknown_syscall" where there is none. Not inlined: its
+ * buffer stays out of the caller's frame.
+ */
+static noinline void kmark_hist_print_syscall(struct seq_file *m,
+					      const char *field, u64 nr)
+{
+	const char *name = NULL;
+#ifdef CONFIG_X86
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (nr < NR_syscalls) {
+		sprint_symbol_no_offset(sym, (unsigned long)sys_call_table[nr]);
+		name = strstr(sym, "sys_");
+	}
+#endif
+	seq_printf(m, "%s: %-30s[%3llu]", field, name ?: "unknown_syscall", nr);
+}
+
 static void kmark_hist_print_key(struct seq_file *m, const struct kmark_hist *h,
 				 const void *key, struct tracing_map_elt *elt)
 {
@@ -1783,6 +1813,8 @@ static void kmark_hist_print_key(struct seq_file *m, const struct kmark_hist *h,
 				   (void *)(uintptr_t)v);
 		} else if (k->mods & KMARK_HM_EXECNAME) {
 			seq_printf(m, "%s: %-16s[%10llu]", k->name, he->comm, v);
+		} else if (k->mods & KMARK_HM_SYSCALL) {
+			kmark_hist_print_syscall(m, k->name, v);
 		} else if (k->mods & KMARK_HM_LOG2) {
 			seq_printf(m, "%s: ~ 2^%-2llu", k->name, v);
 		} else if (k->mods & KMARK_HM_BUCKETS) {

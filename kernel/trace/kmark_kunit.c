@@ -57,6 +57,8 @@ static const struct kmark_fmt_case kmark_fmt_cases[] = {
 	/* "{NAME}LABEL=%": named otherwise than its label */
 	{ "{parent_comm}comm=%s {parent_pid}pid=%d child_pid=%d", NULL, 0, 3,
 	  "parent_comm parent_pid child_pid", "sii" },
+	/* "{NAME}%": a field without a label (raw_syscalls' "NR %ld") */
+	{ "NR {id}%ld = {ret}%ld", NULL, 0, 2, "id ret", "ll" },
 	/* braces that do not name the next field are text */
 	{ "{x} a=%d {1a}b=%d {c}=%d {d}e=%%d", NULL, 0, 3, "a b arg2", "iii" },
 	{ "{_under_score9}v=%lu", NULL, 0, 1, "_under_score9", "l" },
@@ -77,6 +79,13 @@ static void kmark_test_parse_named(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, l->fields[0].prefix, "comm=");
 	KUNIT_EXPECT_STREQ(test, l->fields[1].prefix, " pid=");
 	KUNIT_EXPECT_STREQ(test, l->suffix, " {x}!");
+	kmark_free_layout(l);
+
+	l = kmark_parse_format("NR {id}%ld = {ret}%ld", &err, &pos);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(l), "%s at %u", err, pos);
+	KUNIT_ASSERT_EQ(test, l->nr_fields, 2);
+	KUNIT_EXPECT_STREQ(test, l->fields[0].prefix, "NR ");
+	KUNIT_EXPECT_STREQ(test, l->fields[1].prefix, " = ");
 	kmark_free_layout(l);
 }
 

@@ -120,24 +120,29 @@ ftrace nor BPF, and one line marks a point.
 """,
     },
     {
-        'subject': 'sched, fs, mm, hrtimer: kmark markers beside tracepoints of the same names',
+        'subject': 'sched, fs, mm, hrtimer, entry: kmark markers beside tracepoints of the same names',
         'files': ['include/trace/kmark_sched.h'],
         'patches': ['0003-kmark-sched-markers.patch', '0004-kmark-sys-sync-marker.patch',
                     '0012-kmark-kmem-markers.patch',
-                    '0013-kmark-timer-hrtimer-markers.patch'],
+                    '0013-kmark-timer-hrtimer-markers.patch',
+                    '0014-kmark-raw-syscalls-markers.patch'],
         'kconfig': [], 'make': [],
         'body': """\
-sched_switch, sched_wakeup, sched_process_fork and sched_process_exit
-markers, placed beside ftrace's tracepoints of the same names and with
-their fields (comms inline, prev_state in ftrace's encoding), so that
-tools that read ftrace's sched events read kmark's. sync(2) gets the
-zero-argument marker sys_sync, a point a user can fire from a shell.
-The slab allocator's kmalloc entry points get kmem:kmalloc beside each
-trace_kmalloc(), with its fields (call_site, ptr, bytes_req, bytes_alloc,
-gfp_flags, node), and kmem_cache_free() kmem:kmem_cache_free, for the
-hist triggers and function filters that ftrace's documentation and
-selftests run on them; the hrtimer interrupt gets timer:hrtimer_expire_entry
-and timer:hrtimer_expire_exit around each expired timer's function.
+sched_switch, sched_wakeup, sched_process_fork, sched_process_exit and
+sched_process_free markers, placed beside ftrace's tracepoints of the
+same names and with their fields (comms inline, prev_state in ftrace's
+encoding), so that tools that read ftrace's sched events read kmark's.
+sync(2) gets the zero-argument marker sys_sync, a point a user can fire
+from a shell. The slab allocator's kmalloc entry points get kmem:kmalloc
+beside each trace_kmalloc(), with its fields (call_site, ptr, bytes_req,
+bytes_alloc, gfp_flags, node), and kmem_cache_free()
+kmem:kmem_cache_free, for the hist triggers and function filters that
+ftrace's documentation and selftests run on them; the hrtimer interrupt
+gets timer:hrtimer_expire_entry and timer:hrtimer_expire_exit around
+each expired timer's function. The generic syscall entry gets
+raw_syscalls:sys_enter and sys_exit for every task: a patched-out jump
+each while disabled, where ftrace's tracepoints are reached through a
+per-task work flag.
 
 With CONFIG_KMARK=n the markers compile to nothing.
 """,
@@ -585,7 +590,8 @@ def main():
 # The files with markers that the series patches (built at every step).
 SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
                 'kernel/exit.o', 'kernel/module/main.o', 'mm/slub.o',
-                'kernel/time/hrtimer.o']
+                'kernel/time/hrtimer.o', 'kernel/entry/common.o',
+                'arch/x86/entry/common.o']
 
 
 def step_objects(tree, config, sites=None):

@@ -92,4 +92,15 @@ static __always_inline void kmark_sched_process_exit(struct task_struct *p)
 	      kmark_comm(p), p->pid, p->prio);
 }
 
+/*
+ * In delayed_put_task_struct(), an RCU callback, where ftrace's fires: the
+ * task is gone and its pid may be given again (kmark's pid lists drop it
+ * here, as ftrace's).
+ */
+static __always_inline void kmark_sched_process_free(struct task_struct *p)
+{
+	kmark_system("sched", sched_process_free, "comm=%s pid=%d prio=%d",
+		     kmark_comm(p), p->pid, p->prio);
+}
+
 #endif /* _TRACE_KMARK_SCHED_H */

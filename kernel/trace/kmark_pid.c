@@ -8,7 +8,10 @@
  * ftrace, sched_switch is also recorded when the task switched to is
  * wanted, and sched_wakeup and sched_wakeup_new when (and only when) the
  * woken task is. With event-fork set, a listed task's children are added
- * to its list at fork and every pid leaves the lists at exit.
+ * to its list at fork and every pid leaves the lists when its task is
+ * freed (sched_process_free, as ftrace's), not at sched_process_exit: the
+ * events of the task's last stretch of do_exit() (files closed, the final
+ * switch, interrupts in it) are filtered as its others.
  *
  * A list is a bitmap of pids, as ftrace's pid_list: a lookup is one bit,
  * whatever was added and removed before. It covers the pids up to pid_max
@@ -163,8 +166,8 @@ void kmark_pid_marker_added(struct kmark_marker *m)
 /* --- fork and exit (event-fork) ------------------------------------------ */
 
 /*
- * Fork (@child > 0): a listed @pid's child joins its lists. Exit (@child 0):
- * @pid leaves every list. From the sched markers, for instance @inst.
+ * Fork (@child > 0): a listed @pid's child joins its lists. Free (@child
+ * 0): @pid leaves every list. From the sched markers, for instance @inst.
  */
 static void kmark_pid_follow(struct kmark_instance *inst, pid_t pid,
 			     pid_t child)
@@ -213,22 +216,28 @@ static int kmark_arg_index(struct kmark_marker *m, const char *field)
 	return -1;
 }
 
+static bool kmark_pid_any(struct kmark_instance *inst)
+{
+	return rcu_access_pointer(inst->pids[KMARK_PIDS_TRACE]) ||
+	       rcu_access_pointer(inst->pids[KMARK_PIDS_NOTRACE]);
+}
+
 /*
- * Attach or detach @inst's fork and exit probes as its event-fork and its
- * lists say. Under kmark_mutex. Detaching cannot fail; attaching can
+ * Attach (@want: event-fork is on and a list will be there) or detach
+ * @inst's fork and free probes. The caller decides @want from the lists as
+ * they will be: a list being installed is not in @inst yet (deciding from
+ * @inst, a first list written after event-fork was set left children
+ * unfollowed). Under kmark_mutex. Detaching cannot fail; attaching can
  * (-ENOMEM, or -ENOENT in a kernel without the sched markers).
  */
-static int kmark_pid_fork_update(struct kmark_instance *inst, bool fork_on)
+static int kmark_pid_fork_update(struct kmark_instance *inst, bool want)
 {
-	bool want = fork_on &&
-		    (rcu_access_pointer(inst->pids[KMARK_PIDS_TRACE]) ||
-		     rcu_access_pointer(inst->pids[KMARK_PIDS_NOTRACE]));
 	struct kmark_marker *fork, *exit;
 	int ret;
 
 	lockdep_assert_held(&kmark_mutex);
 	fork = kmark_find_marker("sched", "sched_process_fork");
-	exit = kmark_find_marker("sched", "sched_process_exit");
+	exit = kmark_find_marker("sched", "sched_process_free");
 	if (!want) {
 		/* Built in, never freed; the instance waits a grace period. */
 		if (fork)
@@ -257,7 +266,7 @@ static int kmark_pid_fork_update(struct kmark_instance *inst, bool fork_on)
 /* options/event-fork of @inst. Under kmark_mutex. */
 int kmark_pid_event_fork(struct kmark_instance *inst, bool on)
 {
-	return kmark_pid_fork_update(inst, on);
+	return kmark_pid_fork_update(inst, on && kmark_pid_any(inst));
 }
 
 /* --- the files ------------------------------------------------------------ */
@@ -280,12 +289,6 @@ static void kmark_pid_filtering_put(void)
 }
 
 /* Whether @inst has a list. */
-static bool kmark_pid_any(struct kmark_instance *inst)
-{
-	return rcu_access_pointer(inst->pids[KMARK_PIDS_TRACE]) ||
-	       rcu_access_pointer(inst->pids[KMARK_PIDS_NOTRACE]);
-}
-
 /*
  * Make @set list @l of @inst (NULL or empty: no list), adding to it the
  * pids @add (@nr of them) and, for ">>", what the old list holds at the

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: set_event_pid, set_event_notrace_pid and options/event-fork with ftrace's semantics: only listed tasks' events, sched_switch also when the next task is listed, sched_wakeup when the woken task is, '>' replaces and '>>' adds, children followed with event-fork, a bad pid is EINVAL and changes nothing, an empty write clears
+# description: set_event_pid, set_event_notrace_pid and options/event-fork with ftrace's semantics: only listed tasks' events, sched_switch also when the next task is listed, sched_wakeup when the woken task is, '>' replaces and '>>' adds, children followed with event-fork, a task filtered to its end and its pid dropped once it is freed, a bad pid is EINVAL and changes nothing, an empty write clears
 . /tests/lib.sh
-plan 13
+plan 15
 reset_kmark
 P=$K/set_event_pid
 N=$K/set_event_notrace_pid
@@ -67,4 +67,28 @@ sh -c 'echo $$ > '$P'; sh -c "exec kmark-testprog sync 2"; exec kmark-testprog s
 echo 0 > $K/options/event-fork
 expect_eq "event-fork: the child's syncs are recorded too (3)" "$(syncs)" 3
 echo > $P
+
+# A listed task is filtered until its end: the frees of its exit, after
+# sched_process_exit (its files closed), are not recorded for a task on
+# set_event_notrace_pid (they were: its pid left the list there); its pid
+# leaves the list when the task is freed (sched_process_free, as ftrace's).
+echo 1 > $K/options/event-fork
+sleep 1000 &
+sl=$!
+echo $sl > $N
+echo kmem:kmem_cache_free > $K/set_event
+kill $sl
+wait $sl
+echo > $K/set_event
+kmark-testprog drain $K/trace_pipe > /tmp/pf.txt
+expect_eq "a task on set_event_notrace_pid: none of its frees, its exit's included" \
+	"$(grep -c -- "-$sl .* kmem_cache_free: " /tmp/pf.txt)" 0
+[ -n "$(grep -- "-$sl " /tmp/pf.txt)" ] && diag "$(grep -- "-$sl " /tmp/pf.txt | head -5)"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ -z "$(cat $N)" ] && break
+	sleep 0.2
+done
+expect_eq "its pid leaves set_event_notrace_pid once the task is freed" "$(cat $N)" ""
+echo 0 > $K/options/event-fork
+echo > $N
 reset_kmark

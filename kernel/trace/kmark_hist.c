@@ -16,7 +16,7 @@
  * variable $NAME. MOD: hex, sym, sym-offset, execname (common_pid),
  * syscall (keys), log2, buckets=N, usecs (common_timestamp), percent and
  * graph (vals).
- * EXPR: FIELD, $VAR, a number, or two of them joined by + or -.
+ * EXPR: FIELD, $VAR or a number joined by + - * / (ftrace's, below).
  *
  * Variables are kept per entry (the map's vars); $VAR names a variable
  * of another hist of the same instance whose keys have the same shape,
@@ -53,8 +53,11 @@
 #define KMARK_HIST_SAVE		4
 #define KMARK_HIST_ACTION_TEXT	256	/* an action as listed */
 /* $VARs of other hists a hist reads: its variables' operands, its params */
-#define KMARK_HIST_REFS		(2 * KMARK_HIST_VARS + 2 * KMARK_HIST_PARAMS + \
-				 KMARK_HIST_SAVE)
+#define KMARK_HIST_REFS		(KMARK_HEXPR_OPNDS * KMARK_HIST_VARS + \
+				 2 * KMARK_HIST_PARAMS + KMARK_HIST_SAVE)
+/* An expression: at most 3 operators (ftrace's), so 4 operands and 8 nodes. */
+#define KMARK_HEXPR_OPNDS	4
+#define KMARK_HEXPR_NODES	8
 
 /* Where a hist field's value comes from. */
 enum {
@@ -88,7 +91,8 @@ static const struct {
 } kmark_hist_mods[] = {		/* ftrace's get_hist_field_flags() order */
 	{ "hex", KMARK_HM_HEX }, { "sym", KMARK_HM_SYM },
 	{ "sym-offset", KMARK_HM_SYM_OFFSET }, { "execname", KMARK_HM_EXECNAME },
-	{ "syscall", KMARK_HM_SYSCALL }, { "log2", KMARK_HM_LOG2 }, { "buckets", KMARK_HM_BUCKETS },
+	{ "syscall", KMARK_HM_SYSCALL }, { "log2", KMARK_HM_LOG2 },
+	{ "buckets", KMARK_HM_BUCKETS },
 	{ "usecs", KMARK_HM_USECS }, { "percent", KMARK_HM_PERCENT },
 	{ "graph", KMARK_HM_GRAPH },
 };
@@ -129,13 +133,37 @@ struct kmark_hfield {
 	u64 constant;
 };
 
-/* VAR=EXPR: one operand, or two joined by '+' or '-'. */
+/*
+ * One node of an expression: an operand (@op 0, @l its index in the
+ * variable's operands), -(@l) (@op 'n'), or @l OP @r (@op '+', '-', '*',
+ * '/'); @l and @r index nodes.
+ */
+struct kmark_hnode {
+	char op;
+	u8 l, r;
+};
+
+/*
+ * VAR=EXPR, ftrace's expressions: operands joined by + - * /, * and /
+ * before + and -, each left to right, at most three operators, -(EXPR)
+ * as a whole; constants folded. @node[@root] is the expression; @a[] its
+ * operands (@a[0] the only one of a plain VAR=OPERAND).
+ */
 struct kmark_hvar {
 	char name[KMARK_NAME_MAX];
-	struct kmark_hfield a, b;
-	char op;
+	struct kmark_hfield a[KMARK_HEXPR_OPNDS];
+	u8 nr_a;
+	struct kmark_hnode node[KMARK_HEXPR_NODES];
+	u8 nr_node;
+	u8 root;
 	int idx;
 };
+
+/* Whether @v is an expression, not one operand. */
+static bool kmark_hvar_expr(const struct kmark_hvar *v)
+{
+	return v->node[v->root].op;
+}
 
 enum { KMARK_HA_ONMATCH, KMARK_HA_ONMAX };
 
@@ -358,6 +386,58 @@ static bool notrace kmark_hist_operand(const struct kmark_hist *h,
 }
 NOKPROBE_SYMBOL(kmark_hist_operand);
 
+/* ftrace's hist_field_div(): -1 for a zero divisor, a shift for 2^n. */
+static u64 notrace kmark_hexpr_div(u64 a, u64 b)
+{
+	if (!b)
+		return -1;
+	if (!(b & (b - 1)))
+		return a >> __ffs64(b);
+	return div64_u64(a, b);
+}
+
+/*
+ * Node @n of @v's expression, into @val: false when an operand's variable
+ * is not set. Recursion at most 4 deep (3 operators, or -(...)).
+ */
+static bool notrace kmark_hexpr_eval(const struct kmark_hist *h,
+				     const struct kmark_hvar *v, unsigned int n,
+				     const struct kmark_entry *hdr,
+				     const void *rec, const u64 *refv,
+				     struct tracing_map_elt *elt, u64 *val)
+{
+	const struct kmark_hnode *nd = &v->node[n];
+	u64 a, b;
+
+	if (!nd->op)
+		return kmark_hist_operand(h, &v->a[nd->l], hdr, rec, refv,
+					  elt, val);
+	if (!kmark_hexpr_eval(h, v, nd->l, hdr, rec, refv, elt, &a))
+		return false;
+	if (nd->op == 'n') {
+		*val = -a;
+		return true;
+	}
+	if (!kmark_hexpr_eval(h, v, nd->r, hdr, rec, refv, elt, &b))
+		return false;
+	switch (nd->op) {
+	case '+':
+		*val = a + b;
+		break;
+	case '-':
+		*val = a - b;
+		break;
+	case '*':
+		*val = a * b;
+		break;
+	default:
+		*val = kmark_hexpr_div(a, b);
+		break;
+	}
+	return true;
+}
+NOKPROBE_SYMBOL(kmark_hexpr_eval);
+
 /* A parameter of an action: a string field gives its text's address. */
 static bool notrace kmark_hist_param(const struct kmark_hist *h,
 				     const struct kmark_hfield *hf,
@@ -427,7 +507,7 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	struct kmark_hist_pad *pad;
 	struct tracing_map_elt *elt;
 	unsigned int i, j, level;
-	u64 *vals, *refv, a, b;
+	u64 *vals, *refv, a;
 	char (*strs)[KMARK_HIST_STR];
 	u8 *key;
 
@@ -461,13 +541,9 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	for (i = 0; i < h->nr_vars; i++) {
 		const struct kmark_hvar *v = &h->vars[i];
 
-		if (!kmark_hist_operand(h, &v->a, hdr, rec, refv, elt, &a))
+		if (!kmark_hexpr_eval(h, v, v->root, hdr, rec, refv, elt, &a))
 			continue;
-		if (v->op &&
-		    !kmark_hist_operand(h, &v->b, hdr, rec, refv, elt, &b))
-			continue;
-		tracing_map_set_var(elt, v->idx,
-				    v->op == '+' ? a + b : v->op == '-' ? a - b : a);
+		tracing_map_set_var(elt, v->idx, a);
 	}
 	if (!h->nr_actions || !kmark_hist_self_set(h, elt))
 		return true;
@@ -579,6 +655,9 @@ static const struct tracing_map_ops kmark_hist_map_ops = {
 #define KMARK_HE_MALFORMED	"Malformed assignment"
 #define KMARK_HE_TOO_MANY_PARAMS "Too many action params"
 #define KMARK_HE_STR_OPERAND	"String type can not be an operand in expression"
+#define KMARK_HE_SUBEXPR	"Too many subexpressions (3 max)"
+#define KMARK_HE_UNARY_SUBEXPR	"Unary minus not supported in sub-expressions"
+#define KMARK_HE_DIV_ZERO	"Division by zero"
 #define KMARK_HE_INVALID_PARAM	"Invalid action param"
 
 /* pause, continue and clear as written (ftrace's attrs) */
@@ -903,14 +982,161 @@ static int kmark_hist_vals(struct kmark_hparse *ps, char *list)
 	return 0;
 }
 
+/*
+ * The root operator of @str, as ftrace's contains_operator(): the last
+ * '-' or '+' (a '-' that starts @str is a unary minus, 'n'), else the last
+ * '/' or '*'; 0 for none. The '-' of ".sym-offset" is not one.
+ */
+static char kmark_hexpr_op(char *str, char **sep)
+{
+	char *minus = NULL, *plus, *div, *mult, *p;
+
+	for (p = strchr(str, '-'); p; p = strchr(p + 1, '-'))
+		if (!(p - str >= 4 && !strncmp(p - 4, ".sym-offset", 11)))
+			minus = p;
+	if (minus == str) {
+		*sep = minus;
+		return 'n';
+	}
+	plus = strrchr(str, '+');
+	if (plus || minus) {
+		*sep = plus > minus ? plus : minus;
+		return **sep;
+	}
+	div = strrchr(str, '/');
+	mult = strrchr(str, '*');
+	if (!div && !mult)
+		return 0;
+	*sep = mult > div ? mult : div;
+	return **sep;
+}
+
+static int kmark_hexpr_node(struct kmark_hparse *ps, struct kmark_hvar *v,
+			    char op, unsigned int l, unsigned int r,
+			    const char *str)
+{
+	if (v->nr_node == KMARK_HEXPR_NODES)
+		return kmark_hist_err(ps, KMARK_HE_SUBEXPR, str);
+	v->node[v->nr_node].op = op;
+	v->node[v->nr_node].l = l;
+	v->node[v->nr_node].r = r;
+	return v->nr_node++;
+}
+
+/* Node @n's value if it is a constant (an operand, or folded). */
+static bool kmark_hexpr_const(const struct kmark_hvar *v, unsigned int n,
+			      u64 *c)
+{
+	const struct kmark_hnode *nd = &v->node[n];
+
+	if (nd->op || v->a[nd->l].src != KMARK_HF_CONST)
+		return false;
+	*c = v->a[nd->l].constant;
+	return true;
+}
+
+static int kmark_hexpr(struct kmark_hparse *ps, struct kmark_hvar *v,
+		       char *str, unsigned int *nsub);
+
+/* A leaf: one operand (ftrace's parse_atom()). */
+static int kmark_hexpr_atom(struct kmark_hparse *ps, struct kmark_hvar *v,
+			    char *str)
+{
+	int ret;
+
+	if (v->nr_a == KMARK_HEXPR_OPNDS)
+		return kmark_hist_err(ps, KMARK_HE_SUBEXPR, str);
+	ret = kmark_hist_field(ps, str, &v->a[v->nr_a], KMARK_HK_VAR);
+	if (ret)
+		return ret;
+	return kmark_hexpr_node(ps, v, 0, v->nr_a++, 0, str);
+}
+
+/* -(EXPR), the whole of what is left (ftrace's parse_unary()). */
+static int kmark_hexpr_unary(struct kmark_hparse *ps, struct kmark_hvar *v,
+			     char *str, unsigned int *nsub)
+{
+	char *close;
+	int n;
+
+	if (++*nsub > 3)
+		return kmark_hist_err(ps, KMARK_HE_SUBEXPR, str);
+	str++;
+	if (*str != '(')
+		return kmark_hist_err(ps, KMARK_HE_MALFORMED, str);
+	str++;
+	close = strrchr(str, ')');
+	if (!close)
+		return kmark_hist_err(ps, KMARK_HE_PAREN, str);
+	if (close[1])
+		return kmark_hist_err(ps, KMARK_HE_UNARY_SUBEXPR, str);
+	*close = '\0';
+	n = kmark_hexpr(ps, v, str, nsub);
+	if (n < 0)
+		return n;
+	if (!v->node[n].op && v->a[v->node[n].l].is_str)
+		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, str);
+	return kmark_hexpr_node(ps, v, 'n', n, 0, str);
+}
+
+/*
+ * @str (NUL-terminated, changed) as ftrace's parse_expr() reads it: split
+ * at the root operator, each side an expression, @nsub counting the
+ * operators (more than 3: "Too many subexpressions"); two constants fold
+ * into one. Return: the node, or -EINVAL with the error set.
+ */
+static int kmark_hexpr(struct kmark_hparse *ps, struct kmark_hvar *v,
+		       char *str, unsigned int *nsub)
+{
+	char *sep = NULL, *rhs, op;
+	int l, r;
+	u64 a, b;
+
+	if (*nsub > 3)
+		return kmark_hist_err(ps, KMARK_HE_SUBEXPR, str);
+	op = kmark_hexpr_op(str, &sep);
+	if (!op)
+		return kmark_hexpr_atom(ps, v, str);
+	if (op == 'n')
+		return kmark_hexpr_unary(ps, v, str, nsub);
+	++*nsub;
+	*sep = '\0';
+	rhs = sep + 1;
+	if (!*str || !*rhs)
+		return kmark_hist_err(ps, KMARK_HE_MALFORMED, *str ? str : rhs);
+	l = kmark_hexpr(ps, v, str, nsub);
+	if (l < 0)
+		return l;
+	if (!v->node[l].op && v->a[v->node[l].l].is_str)
+		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, str);
+	r = kmark_hexpr(ps, v, rhs, nsub);
+	if (r < 0)
+		return r;
+	if (!v->node[r].op && v->a[v->node[r].l].is_str)
+		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, rhs);
+	if (op == '/' && kmark_hexpr_const(v, r, &b) && !b) {
+		kmark_hist_err(ps, KMARK_HE_DIV_ZERO, rhs);
+		return -EDOM;	/* ftrace's errno */
+	}
+	if (kmark_hexpr_const(v, l, &a) && kmark_hexpr_const(v, r, &b)) {
+		/* ftrace's combine_consts: the left operand becomes the sum */
+		struct kmark_hfield *c = &v->a[v->node[l].l];
+
+		c->constant = op == '+' ? a + b : op == '-' ? a - b :
+			      op == '*' ? a * b : kmark_hexpr_div(a, b);
+		snprintf(c->name, sizeof(c->name), "%llu", c->constant);
+		return l;
+	}
+	return kmark_hexpr_node(ps, v, op, l, r, str);
+}
+
 /* VAR=EXPR */
 static int kmark_hist_var(struct kmark_hparse *ps, char *name, char *expr)
 {
 	struct kmark_hist *h = ps->h;
+	unsigned int i, nsub = 0;
 	struct kmark_hvar *v;
-	unsigned int i;
-	char *op;
-	int ret;
+	int root;
 
 	name = strim(name);
 	if (h->nr_vars == KMARK_HIST_VARS)
@@ -919,27 +1145,16 @@ static int kmark_hist_var(struct kmark_hparse *ps, char *name, char *expr)
 		if (!strcmp(h->vars[i].name, name))
 			return kmark_hist_err(ps, KMARK_HE_DUP_VAR, name);
 	v = &h->vars[h->nr_vars];
+	memset(v, 0, sizeof(*v));
 	strscpy(v->name, name);
 	if (!*v->name || strpbrk(v->name, "$.+-"))
 		return kmark_hist_err(ps, KMARK_HE_MALFORMED, name);
-	/* '+' or '-', but not the one of ".sym-offset" */
-	for (op = strpbrk(expr + 1, "+-"); op && op - expr >= 4 &&
-	     !strncmp(op - 4, ".sym-offset", 11); op = strpbrk(op + 1, "+-"))
-		;
-	if (op) {
-		v->op = *op;
-		*op++ = '\0';
-		ret = kmark_hist_field(ps, op, &v->b, KMARK_HK_VAR);
-		if (ret)
-			return ret;
-	}
-	ret = kmark_hist_field(ps, expr, &v->a, KMARK_HK_VAR);
-	if (ret)
-		return ret;
-	if (v->op && (v->a.is_str || v->b.is_str))
-		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND,
-				      v->a.is_str ? v->a.name : v->b.name);
-	if (v->a.is_str) {
+	expr = strim(expr);
+	root = kmark_hexpr(ps, v, expr, &nsub);
+	if (root < 0)
+		return root;
+	v->root = root;
+	if (!kmark_hvar_expr(v) && v->a[v->node[root].l].is_str) {
 		ps->err->msg = "A variable holds a number";
 		return -EINVAL;
 	}
@@ -1011,9 +1226,11 @@ static void kmark_hfield_type(const struct kmark_hfield *hf, int *chars,
 	case KMARK_HF_VAR:
 	case KMARK_HF_VAR_REF:
 		/* a variable of one operand has its type, else a u64 */
-		if (v && !v->op && v->a.src != KMARK_HF_VAR &&
-		    v->a.src != KMARK_HF_VAR_REF)
-			kmark_hfield_type(&v->a, chars, size, is_signed);
+		if (v && !kmark_hvar_expr(v) &&
+		    v->a[v->node[v->root].l].src != KMARK_HF_VAR &&
+		    v->a[v->node[v->root].l].src != KMARK_HF_VAR_REF)
+			kmark_hfield_type(&v->a[v->node[v->root].l], chars,
+					  size, is_signed);
 		break;
 	default:
 		break;
@@ -1278,9 +1495,24 @@ static void kmark_hist_free(struct kmark_hist *h)
 static bool kmark_hfield_same(const struct kmark_hfield *a,
 			      const struct kmark_hfield *b)
 {
+	/* a constant by its value: "0x10", "16" and a folded "8+8" are one */
 	return a->src == b->src && a->mods == b->mods &&
 	       a->buckets == b->buckets && a->constant == b->constant &&
-	       !strcmp(a->name, b->name);
+	       (a->src == KMARK_HF_CONST || !strcmp(a->name, b->name));
+}
+
+/* Whether node @n of @x and node @m of @y are the same expression. */
+static bool kmark_hexpr_same(const struct kmark_hvar *x, unsigned int n,
+			     const struct kmark_hvar *y, unsigned int m)
+{
+	const struct kmark_hnode *a = &x->node[n], *b = &y->node[m];
+
+	if (a->op != b->op)
+		return false;
+	if (!a->op)
+		return kmark_hfield_same(&x->a[a->l], &y->a[b->l]);
+	return kmark_hexpr_same(x, a->l, y, b->l) &&
+	       (a->op == 'n' || kmark_hexpr_same(x, a->r, y, b->r));
 }
 
 /* Whether two event fields are read alike (two events' layouts). */
@@ -1319,11 +1551,10 @@ static void kmark_hist_slots(struct kmark_hist *h)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < h->nr_vars; i++) {
-		kmark_hist_slot(h, &h->vars[i].a, h->vars[i].op);
-		if (h->vars[i].op)
-			kmark_hist_slot(h, &h->vars[i].b, true);
-	}
+	for (i = 0; i < h->nr_vars; i++)
+		for (j = 0; j < h->vars[i].nr_a; j++)
+			kmark_hist_slot(h, &h->vars[i].a[j],
+					kmark_hvar_expr(&h->vars[i]));
 	for (i = 0; i < h->nr_actions; i++) {
 		for (j = 0; j < h->actions[i].nr_params; j++)
 			kmark_hist_slot(h, &h->actions[i].params[j], false);
@@ -1459,8 +1690,19 @@ static int kmark_hist_parse(struct kmark_trigger *t, char *param,
 	if (ret)
 		return ret;
 	for (i = 0; i < ps.nr_assign; i++) {
-		ret = kmark_hist_var(&ps, ps.assign[i],
-				     ps.assign[i] + strlen(ps.assign[i]) + 1);
+		/* NAME=EXPR[,NAME=EXPR...], as ftrace's parse_var_defs() */
+		char *rest = ps.assign[i] + strlen(ps.assign[i]) + 1;
+		char *def, *eq;
+
+		ret = kmark_hist_var(&ps, ps.assign[i], strsep(&rest, ","));
+		while (!ret && rest) {
+			def = strsep(&rest, ",");
+			eq = strchr(def, '=');
+			if (!eq)
+				return kmark_hist_err(&ps, KMARK_HE_MALFORMED, def);
+			*eq = '\0';
+			ret = kmark_hist_var(&ps, def, eq + 1);
+		}
 		if (ret)
 			return ret;
 	}
@@ -1630,10 +1872,8 @@ static bool kmark_hist_same(const struct kmark_trigger *a,
 			return false;
 	for (i = 0; i < x->nr_vars; i++)
 		if (strcmp(x->vars[i].name, y->vars[i].name) ||
-		    x->vars[i].op != y->vars[i].op ||
-		    !kmark_hfield_same(&x->vars[i].a, &y->vars[i].a) ||
-		    (x->vars[i].op &&
-		     !kmark_hfield_same(&x->vars[i].b, &y->vars[i].b)))
+		    !kmark_hexpr_same(&x->vars[i], x->vars[i].root,
+				      &y->vars[i], y->vars[i].root))
 			return false;
 	for (i = 0; i < x->nr_sort; i++)
 		if (x->sort[i].field_idx != y->sort[i].field_idx ||
@@ -1703,6 +1943,25 @@ static void kmark_hfield_print(struct seq_file *m, const struct kmark_hfield *hf
 		seq_printf(m, "=%lu", hf->buckets);
 }
 
+/* Node @n of @v as ftrace's expr_str() writes it: in order, no parentheses. */
+static void kmark_hexpr_print(struct seq_file *m, const struct kmark_hvar *v,
+			      unsigned int n)
+{
+	const struct kmark_hnode *nd = &v->node[n];
+
+	if (!nd->op) {
+		kmark_hfield_print(m, &v->a[nd->l]);
+	} else if (nd->op == 'n') {
+		seq_puts(m, "-(");
+		kmark_hexpr_print(m, v, nd->l);
+		seq_putc(m, ')');
+	} else {
+		kmark_hexpr_print(m, v, nd->l);
+		seq_putc(m, nd->op);
+		kmark_hexpr_print(m, v, nd->r);
+	}
+}
+
 /* The trigger as ftrace lists it: "hist:keys=...:vals=...:sort=...:size=N". */
 static void kmark_hist_show_trigger(struct seq_file *m,
 				    const struct kmark_trigger *t)
@@ -1729,11 +1988,7 @@ static void kmark_hist_show_trigger(struct seq_file *m,
 	}
 	for (i = 0; i < h->nr_vars; i++) {
 		seq_printf(m, "%c%s=", i ? ',' : ':', h->vars[i].name);
-		kmark_hfield_print(m, &h->vars[i].a);
-		if (h->vars[i].op) {
-			seq_putc(m, h->vars[i].op);
-			kmark_hfield_print(m, &h->vars[i].b);
-		}
+		kmark_hexpr_print(m, &h->vars[i], h->vars[i].root);
 	}
 	seq_puts(m, ":sort=");
 	for (i = 0; i < h->nr_sort; i++) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 31
+plan 34
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -163,4 +163,27 @@ check "the removals, in order, each succeed" undo \
 	'echo '\''!wakeup_latency'\'' >> $K/synthetic_events'
 check "all of it removed: no trigger, no synthetic event" \
 	sh -c "! grep -q '^hist:' $W/trigger $SW/trigger && [ -z \"$(cat $K/synthetic_events)\" ] && [ ! -e $E/synthetic ]"
+
+# Expressions as ftrace's: * and / before + and -, at run time. b - a is
+# prev_prio*4/2 on every event, whatever the latency ((a+p)*4/2 - a, left
+# to right, would not be).
+echo 'hvexpr u64 a; u64 b; int p' > $K/synthetic_events
+echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"' > $W/trigger
+XT='hist:keys=next_pid:xa=common_timestamp.usecs-$ts0,xb=$xa+prev_prio*4/2:onmatch(sched.sched_wakeup).trace(hvexpr,$xa,$xb,prev_prio) if next_comm == "kmpong"'
+echo "$XT" > $SW/trigger
+echo synthetic:hvexpr > $K/set_event
+echo > $K/trace
+kmark-testprog pingpong 100 kmping kmpong 0 > /dev/null
+echo > $K/set_event
+n=$(grep -c 'hvexpr: ' $K/trace)
+bad=$(grep 'hvexpr: ' $K/trace | sed 's/.*hvexpr: a=\([0-9]*\) b=\([0-9]*\) p=\([0-9]*\).*/\1 \2 \3/' |
+	awk '$2 - $1 != 2 * $3' | wc -l)
+expect_eq "an expression at run time: b - a = prev_prio*4/2 on each of the $n events" \
+	"$([ "$n" -gt 0 ] && echo some) $bad" "some 0"
+[ "$n" -gt 0 ] || diag "$(cat $SW/trigger $K/error_log)"
+check "listed as written, as ftrace lists it" grep -qF 'xb=$xa+prev_prio*4/2' $SW/trigger
+check "removed again" undo \
+	"echo '!$XT' >> $SW/trigger" \
+	'echo '\''!hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"'\'' >> $W/trigger' \
+	'echo '\''!hvexpr'\'' >> $K/synthetic_events'
 reset_kmark

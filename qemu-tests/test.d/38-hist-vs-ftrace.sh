@@ -23,6 +23,9 @@ hist:name=hvfshared:keys=common_pid.execname:sort=common_pid $F
 hist:keys=prev_pid:vals=hitcount,next_prio,prev_prio:sort=next_prio,prev_pid $F
 hist:keys=next_pid,prev_pid:sort=next_pid,prev_pid:pause $F
 hist:keys=prev_pid,next_prio:sort=prev_pid:pause $F
+hist:keys=prev_pid:hvfe1=prev_prio*2+next_prio/2:sort=prev_pid $F
+hist:keys=prev_pid:hvfe2=16-8-4-2,hvfe3=4+6/2-2:sort=prev_pid $F
+hist:keys=prev_pid:hvfe4=-(prev_prio),hvfe5=0x10*next_pid:sort=prev_pid $F
 EOF
 # Bad trigger texts for sched_switch's trigger file (ftracetest's
 # trigger-hist-syntax-errors.tc and trigger-action-hist-xfail.tc, then the
@@ -69,6 +72,13 @@ hist:keys=next_pid:onmax($nosuch).save(prev_pid)
 hist:keys=prev_pid:clear
 hist:keys=prev_pid:continue
 hist:keys=prev_pid:hvfts=common_timestamp:clock=nosuch
+hist:keys=prev_pid:hvfx=1+2+3+4+5
+hist:keys=prev_pid:hvfx=32+10*3/20-4
+hist:keys=prev_pid:hvfx=-(1)+2
+hist:keys=prev_pid:hvfx=3/0
+hist:keys=prev_pid:hvfx=prev_pid/0
+hist:keys=prev_pid:hvfx=next_comm*2
+hist:keys=prev_pid:hvfx=prev_pid+
 traceofff
 traceoff:abc
 enable_event:nosys:nosuch

@@ -1840,6 +1840,29 @@ static void gen_filter(struct xb *b, const struct event *ev)
 		xb_puts(b, "\n");
 }
 
+/* A hist variable's expression: operands and + - * /, at and past 3 operators. */
+static void put_hexpr(struct xb *b, const struct event *ev)
+{
+	int n = 1 + rn(chance(80) ? 4 : 8), i;
+
+	if (chance(5))
+		xb_puts(b, "-(");
+	for (i = 0; i < n; i++) {
+		if (i)
+			xb_puts(b, chance(95) ? PICK(((const char *[]){ "+", "-", "*", "/" })) :
+						PICK(((const char *[]){ "//", "+-", "**", "" })));
+		if (ev && ev->nf && chance(40))
+			xb_puts(b, ev->field[rn(ev->nf)]);
+		else
+			xb_puts(b, PICK(((const char *[]){
+				"0", "1", "16", "0x10", "18446744073709551615", "$fzv",
+				"common_timestamp.usecs", "common_pid", "-(1)", "(2)", "",
+				"common_cpu.sym-offset" })));
+	}
+	if (chance(5))
+		xb_puts(b, ")");
+}
+
 static void gen_trigger(struct xb *b, const struct event *ev)
 {
 	static const char *const cmds[] = {
@@ -1857,6 +1880,14 @@ static void gen_trigger(struct xb *b, const struct event *ev)
 				"", ".hex", ".sym", ".execname", ".log2", ".bogus" })),
 			  chance(50) ? ":sort=hitcount.descending" : "",
 			  chance(20) ? ":size=4096" : "");
+		if (chance(40)) {	/* variables: ftrace's expressions */
+			xb_puts(b, ":fzv=");
+			put_hexpr(b, ev);
+			if (chance(30)) {
+				xb_puts(b, ",fzw=");
+				put_hexpr(b, ev);
+			}
+		}
 	} else if (nevents && chance(25)) {	/* enable_event:SYSTEM:EVENT */
 		const char *e = events[rn(nevents)].rel, *slash = strchr(e, '/');
 

@@ -594,6 +594,11 @@ SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
                 'arch/x86/entry/common.o']
 
 
+# A patched header whose inline functions hold markers: the objects that
+# expand them (raw_syscalls:sys_enter is in syscall_enter_from_user_mode_work()).
+HEADER_SITES = {'include/linux/entry-common.h': ['arch/x86/entry/common.o']}
+
+
 def step_objects(tree, config, sites=None):
     """The objects to build in tree with config: the site files (sites, or
     SITE_OBJECTS), each kmark object of kernel/trace/Makefile whose option
@@ -644,10 +649,12 @@ def build_each(args, repo, patches, tap):
         # The kernel's own files the series has patched so far, compiled
         # (a pristine one is not: it tells nothing, and the scheduler's
         # took the first steps' time; patch 1's tracefs was never built).
-        sites = sorted(f[:-2] + '.o' for f in subprocess.run(
-            ['git', '-C', repo, 'diff', '--name-only', base, commit],
-            capture_output=True, text=True).stdout.split()
-            if f.endswith('.c') and not f.startswith(('kernel/trace/kmark', 'samples/')))
+        changed = subprocess.run(['git', '-C', repo, 'diff', '--name-only', base, commit],
+                                 capture_output=True, text=True).stdout.split()
+        sites = sorted({f[:-2] + '.o' for f in changed
+                        if f.endswith('.c') and
+                        not f.startswith(('kernel/trace/kmark', 'samples/'))} |
+                       {o for f in changed for o in HEADER_SITES.get(f, ())})
         have = set(subprocess.run(['git', '-C', repo, 'ls-tree', '-r', '--name-only', commit],
                                   capture_output=True, text=True).stdout.split())
         # A file the step leaves as it was keeps its time: make rebuilds

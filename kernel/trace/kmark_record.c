@@ -36,6 +36,7 @@
 #include <linux/wait.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <asm/local.h>
 
 #include "kmark_internal.h"
@@ -485,6 +486,68 @@ void kmark_cmdlines_show_complete(struct seq_file *m)
 		seq_puts(m, "# saved_cmdlines: complete\n");
 }
 
+/* ring_buffer_alloc()'s arguments and result, for a worker (below). */
+struct kmark_rb_alloc {
+	struct work_struct work;
+	unsigned long size;
+	unsigned int flags;
+	int make_it_fail;
+	unsigned int fail_nth;
+	struct trace_buffer *buffer;
+};
+
+static void kmark_rb_alloc_work(struct work_struct *work)
+{
+	struct kmark_rb_alloc *a = container_of(work, struct kmark_rb_alloc,
+						work);
+#ifdef CONFIG_FAULT_INJECTION
+	int fail = current->make_it_fail;
+	unsigned int nth = current->fail_nth;
+
+	/*
+	 * The writer's fault injection applies here as if it allocated:
+	 * its task filter, and its fail-nth count, which goes back to it.
+	 */
+	current->make_it_fail = a->make_it_fail;
+	current->fail_nth = a->fail_nth;
+#endif
+	a->buffer = ring_buffer_alloc(a->size, a->flags);
+#ifdef CONFIG_FAULT_INJECTION
+	a->fail_nth = current->fail_nth;
+	current->make_it_fail = fail;
+	current->fail_nth = nth;
+#endif
+}
+
+/*
+ * ring_buffer_alloc() in a kernel worker, waited for. From a user task it
+ * gives up a CPU's pages when that task is being killed (a fatal signal
+ * pending, in __rb_allocate_pages()), and for a CPU other than the
+ * caller's that ends in a WARN (trace_rb_cpu_prepare(): "failed to
+ * allocate ring buffer on CPU 0", a panic with panic_on_warn). A writer
+ * killed during its first enable did that: ftracetest's instance-event.tc
+ * kills its writer loops. A worker has no such signal; the buffer still
+ * fails only for want of memory.
+ */
+static struct trace_buffer *kmark_ring_buffer_alloc(unsigned long size,
+						    unsigned int flags)
+{
+	struct kmark_rb_alloc a = { .size = size, .flags = flags };
+
+#ifdef CONFIG_FAULT_INJECTION
+	a.make_it_fail = current->make_it_fail;
+	a.fail_nth = current->fail_nth;
+#endif
+	INIT_WORK_ONSTACK(&a.work, kmark_rb_alloc_work);
+	queue_work(system_unbound_wq, &a.work);
+	flush_work(&a.work);
+	destroy_work_on_stack(&a.work);
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = a.fail_nth;
+#endif
+	return a.buffer;
+}
+
 int kmark_buffer_ensure(struct kmark_instance *inst)
 {
 	struct trace_buffer *b;
@@ -496,9 +559,9 @@ int kmark_buffer_ensure(struct kmark_instance *inst)
 	ret = kmark_comms_ensure();
 	if (ret)
 		return ret;
-	b = ring_buffer_alloc(inst->buffer_kb << 10,
-			      test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
-			      RB_FL_OVERWRITE : 0);
+	b = kmark_ring_buffer_alloc(inst->buffer_kb << 10,
+				    test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
+				    RB_FL_OVERWRITE : 0);
 	if (!b)
 		return -ENOMEM;
 	kmark_set_buffer_clock(b, inst->clock);
@@ -904,9 +967,9 @@ static struct trace_buffer *kmark_buffer_like(struct kmark_instance *inst)
 	struct trace_buffer *b;
 	int cpu;
 
-	b = ring_buffer_alloc(inst->buffer_kb << 10,
-			      test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
-			      RB_FL_OVERWRITE : 0);
+	b = kmark_ring_buffer_alloc(inst->buffer_kb << 10,
+				    test_bit(KMARK_OPT_OVERWRITE, &inst->options) ?
+				    RB_FL_OVERWRITE : 0);
 	if (!b)
 		return NULL;
 	kmark_set_buffer_clock(b, inst->clock);

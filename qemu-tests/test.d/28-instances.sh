@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: instances (independent sessions): instances/new and instances/remove with clear errors; each instance its own set_event, filters, tracing_on, buffer_size_kb, trace, trace_pipe, trace_marker, per_cpu and error_log; one marker in two instances records into both and disabling it in one leaves the other; a kprobe event per instance; removal refused while a reader is open, clean afterwards; a removed name made again starts fresh
 . /tests/lib.sh
-plan 25
+plan 26
 reset_kmark
 I=$K/instances
 for n in s1 s2 s3 s4 s5 s6 s7; do echo $n > $I/remove 2>/dev/null; done
@@ -109,4 +109,22 @@ expect_eq "twenty instances, in both trees" \
 for n in $(seq 1 12); do echo s$n > $I/remove; done
 for n in $(seq 13 20); do rmdir $T/instances/s$n; done
 expect_eq "all removed" "$(ls $I | tr '\n' ' ')" "new remove "
+
+# A writer killed during an instance's first enable, which allocates its
+# buffer: the ring buffer gave up the pages of a killed user task and
+# WARNed for the other CPU's ("failed to allocate ring buffer on CPU N",
+# 16 times in 60 rounds); kmark now allocates in a worker.
+w0=$(dmesg | grep -c 'failed to allocate ring buffer')
+for n in $(seq 1 40); do
+	mkdir $T/instances/kill$n
+	sh -c "echo 1 > $T/instances/kill$n/events/sched/sched_switch/enable" &
+	p=$!
+	usleep $((n * 50))
+	kill -9 $p 2> /dev/null
+	wait $p 2> /dev/null
+	echo 0 > $T/instances/kill$n/events/enable
+	rmdir $T/instances/kill$n
+done
+expect_eq "40 first enables killed mid-way: no ring buffer WARN, every instance gone" \
+	"$(($(dmesg | grep -c 'failed to allocate ring buffer') - w0)) $(ls $T/instances | grep -c kill)" "0 0"
 reset_kmark

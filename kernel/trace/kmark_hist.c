@@ -1038,6 +1038,17 @@ static bool kmark_hexpr_const(const struct kmark_hvar *v, unsigned int n,
 static int kmark_hexpr(struct kmark_hparse *ps, struct kmark_hvar *v,
 		       char *str, unsigned int *nsub);
 
+/* An operand of an operator: an expression, not a string. */
+static int kmark_hexpr_num(struct kmark_hparse *ps, struct kmark_hvar *v,
+			   char *str, unsigned int *nsub)
+{
+	int n = kmark_hexpr(ps, v, str, nsub);
+
+	if (n >= 0 && !v->node[n].op && v->a[v->node[n].l].is_str)
+		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, str);
+	return n;
+}
+
 /* A leaf: one operand (ftrace's parse_atom()). */
 static int kmark_hexpr_atom(struct kmark_hparse *ps, struct kmark_hvar *v,
 			    char *str)
@@ -1071,11 +1082,9 @@ static int kmark_hexpr_unary(struct kmark_hparse *ps, struct kmark_hvar *v,
 	if (close[1])
 		return kmark_hist_err(ps, KMARK_HE_UNARY_SUBEXPR, str);
 	*close = '\0';
-	n = kmark_hexpr(ps, v, str, nsub);
+	n = kmark_hexpr_num(ps, v, str, nsub);
 	if (n < 0)
 		return n;
-	if (!v->node[n].op && v->a[v->node[n].l].is_str)
-		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, str);
 	return kmark_hexpr_node(ps, v, 'n', n, 0, str);
 }
 
@@ -1104,16 +1113,12 @@ static int kmark_hexpr(struct kmark_hparse *ps, struct kmark_hvar *v,
 	rhs = sep + 1;
 	if (!*str || !*rhs)
 		return kmark_hist_err(ps, KMARK_HE_MALFORMED, *str ? str : rhs);
-	l = kmark_hexpr(ps, v, str, nsub);
+	l = kmark_hexpr_num(ps, v, str, nsub);
 	if (l < 0)
 		return l;
-	if (!v->node[l].op && v->a[v->node[l].l].is_str)
-		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, str);
-	r = kmark_hexpr(ps, v, rhs, nsub);
+	r = kmark_hexpr_num(ps, v, rhs, nsub);
 	if (r < 0)
 		return r;
-	if (!v->node[r].op && v->a[v->node[r].l].is_str)
-		return kmark_hist_err(ps, KMARK_HE_STR_OPERAND, rhs);
 	if (op == '/' && kmark_hexpr_const(v, r, &b) && !b) {
 		kmark_hist_err(ps, KMARK_HE_DIV_ZERO, rhs);
 		return -EDOM;	/* ftrace's errno */

@@ -695,10 +695,13 @@ int kmark_set_clock(struct kmark_instance *inst, unsigned int clock)
 	if (clock >= ARRAY_SIZE(kmark_clocks))
 		return -EINVAL;
 	inst->clock = clock;
+	kmark_snapshot_hold(inst, true);
 	if (inst->snapshot)
 		ring_buffer_set_clock(inst->snapshot, kmark_clocks[clock].func);
-	if (inst->buffer) {
+	if (inst->buffer)
 		ring_buffer_set_clock(inst->buffer, kmark_clocks[clock].func);
+	kmark_snapshot_hold(inst, false);
+	if (inst->buffer) {
 		mutex_lock(&inst->read_mutex);
 		kmark_buffer_clear(inst, -1);
 		mutex_unlock(&inst->read_mutex);
@@ -838,6 +841,7 @@ void kmark_cpumask_apply(struct kmark_instance *inst, const struct cpumask *old)
 	lockdep_assert_held(&kmark_mutex);
 	if (!inst->buffer)
 		return;
+	kmark_snapshot_hold(inst, true);
 	for_each_possible_cpu(cpu) {
 		bool was = cpumask_test_cpu(cpu, old);
 		bool now = cpumask_test_cpu(cpu, inst->cpumask);
@@ -852,6 +856,7 @@ void kmark_cpumask_apply(struct kmark_instance *inst, const struct cpumask *old)
 				ring_buffer_record_enable_cpu(inst->snapshot, cpu);
 		}
 	}
+	kmark_snapshot_hold(inst, false);
 }
 
 static ssize_t kmark_cpumask_write(struct file *file, const char __user *ubuf,
@@ -949,8 +954,13 @@ static ssize_t kmark_opt_write(struct file *file, const char __user *ubuf,
 		ret = kmark_pid_event_fork(inst, val);
 		break;
 	case KMARK_OPT_OVERWRITE:
+		/* Both buffers: they are swapped (ftrace's max_buffer too). */
+		kmark_snapshot_hold(inst, true);
 		if (inst->buffer)
 			ring_buffer_change_overwrite(inst->buffer, val);
+		if (inst->snapshot)
+			ring_buffer_change_overwrite(inst->snapshot, val);
+		kmark_snapshot_hold(inst, false);
 		break;
 	}
 	if (!ret)

@@ -585,6 +585,8 @@ enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
  * @snapshot:	its snapshot buffer (the snapshot file, snapshot triggers),
  *		swapped with @buffer under @snap_lock, or NULL
  * @snap_lock:	serialises swaps (a trigger's: any context, so a try)
+ * @snap_held:	swaps give up while a setting is applied to both buffers
+ *		(kmark_snapshot_hold()); under @snap_lock
  * @buf_users:	open readers of its buffers (trace, snapshot, trace_pipe,
  *		trace_pipe_raw): the snapshot is not freed under them
  * @tracing_on:	record or not (read locklessly on the recording path)
@@ -629,6 +631,7 @@ struct kmark_instance {
 	struct trace_buffer *buffer;
 	struct trace_buffer *snapshot;
 	raw_spinlock_t snap_lock;
+	bool snap_held;
 	atomic_t buf_users;
 	bool tracing_on;
 	unsigned long buffer_kb;
@@ -1087,6 +1090,7 @@ void kmark_marker_fire(struct kmark_marker *m, const void *args);
 /* kmark_record.c: the snapshot buffer, the kernel stack event */
 int kmark_snapshot_alloc(struct kmark_instance *inst);
 int kmark_snapshot_swap(struct kmark_instance *inst);
+void kmark_snapshot_hold(struct kmark_instance *inst, bool hold);
 void kmark_snapshot_free(struct kmark_instance *inst);
 void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
 unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);

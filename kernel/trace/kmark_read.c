@@ -555,8 +555,11 @@ static ssize_t kmark_snapshot_write(struct file *file, const char __user *ubuf,
 				      "A snapshot is being taken: try again");
 		break;
 	default:
+		/* The snapshot's events, not the buffer a swap just made it. */
+		kmark_snapshot_hold(inst, true);
 		if (inst->snapshot)
 			ring_buffer_reset(inst->snapshot);
+		kmark_snapshot_hold(inst, false);
 		break;
 	}
 	mutex_unlock(&kmark_mutex);

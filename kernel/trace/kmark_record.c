@@ -573,38 +573,37 @@ int kmark_buffer_ensure(struct kmark_instance *inst)
 
 int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 {
-	int ret;
+	return kmark_buffer_resize_cpu(inst, kb, RING_BUFFER_ALL_CPUS);
+}
+
+/*
+ * Resize @inst's buffer of CPU @cpu (or all), and its snapshot alike: the
+ * two are swapped, so they must stay the same size. A snapshot that
+ * cannot follow is freed. Under kmark_mutex.
+ */
+int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
+			    int cpu)
+{
+	int ret = 0;
 
 	lockdep_assert_held(&kmark_mutex);
 	if (inst->flight)
 		return -EPERM;	/* its buffer is its reserved memory */
-	if (inst->buffer) {
-		ret = ring_buffer_resize(inst->buffer, kb << 10,
-					 RING_BUFFER_ALL_CPUS);
-		if (ret < 0)
-			return ret;
-	}
-	/* The snapshot is swapped with it: the same size (or none). */
-	if (inst->snapshot &&
-	    ring_buffer_resize(inst->snapshot, kb << 10, RING_BUFFER_ALL_CPUS) < 0)
+	/*
+	 * A snapshot trigger swapping the two between their resizes would
+	 * resize one buffer twice and the other never.
+	 */
+	kmark_snapshot_hold(inst, true);
+	if (inst->buffer)
+		ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
+	if (ret >= 0 && inst->snapshot &&
+	    ring_buffer_resize(inst->snapshot, kb << 10, cpu) < 0)
 		kmark_snapshot_free(inst);
-	inst->buffer_kb = kb;
-	return 0;
-}
-
-int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
-			    int cpu)
-{
-	int ret;
-
-	lockdep_assert_held(&kmark_mutex);
-	if (inst->flight)
-		return -EPERM;
-	ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
+	kmark_snapshot_hold(inst, false);
 	if (ret < 0)
 		return ret;
-	if (inst->snapshot && ring_buffer_resize(inst->snapshot, kb << 10, cpu) < 0)
-		kmark_snapshot_free(inst);
+	if (cpu == RING_BUFFER_ALL_CPUS)
+		inst->buffer_kb = kb;
 	return 0;
 }
 
@@ -1035,7 +1034,9 @@ int notrace kmark_snapshot_swap(struct kmark_instance *inst)
 	if (!raw_spin_trylock_irqsave(&inst->snap_lock, flags))
 		return -EBUSY;
 	snap = inst->snapshot;
-	if (snap) {
+	if (inst->snap_held) {
+		ret = -EBUSY;
+	} else if (snap) {
 		WRITE_ONCE(inst->snapshot, inst->buffer);
 		WRITE_ONCE(inst->buffer, snap);
 	} else {
@@ -1045,6 +1046,25 @@ int notrace kmark_snapshot_swap(struct kmark_instance *inst)
 	return ret;
 }
 NOKPROBE_SYMBOL(kmark_snapshot_swap);
+
+/**
+ * kmark_snapshot_hold - keep an instance's two buffers where they are
+ * @inst:	the instance
+ * @hold:	true before a setting is applied to both, false after
+ *
+ * A setting both buffers must share (size, clock, overwrite, CPUs) is
+ * applied to one and then the other; a snapshot trigger swapping them in
+ * between would leave the two different. Swaps meanwhile give up, as when
+ * another swap holds the lock (the trigger's snapshot is not taken).
+ * Under kmark_mutex, which keeps holds from nesting.
+ */
+void kmark_snapshot_hold(struct kmark_instance *inst, bool hold)
+{
+	lockdep_assert_held(&kmark_mutex);
+	raw_spin_lock_irq(&inst->snap_lock);
+	inst->snap_held = hold;
+	raw_spin_unlock_irq(&inst->snap_lock);
+}
 
 /*
  * Free @inst's snapshot buffer, refused while a reader has one of its

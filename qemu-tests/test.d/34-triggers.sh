@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: event triggers with ftrace's grammar and semantics: traceon/traceoff (with :N counts spent only when they act, and 'if FILTER'), enable_event/disable_event (soft mode, 0* and 1*), snapshot with the snapshot file's swap semantics, stacktrace and options/stacktrace, '!' to remove, the file listing them as ftrace does; on markers, trace_marker's event and kprobe events, in instances too; bad input changes nothing
 . /tests/lib.sh
-plan 30
+plan 32
 reset_kmark
 echo > $K/kprobe_events
 E=$K/events
@@ -80,6 +80,43 @@ expect_eq "the snapshot trigger swapped after recording its event" \
 echo '!snapshot' >> $M/trigger
 echo 0 > $K/snapshot
 check "echo 0 > snapshot frees it: the file says so" grep -q '^# \* Snapshot is freed \*' $K/snapshot
+
+# The buffer and its snapshot are swapped, so a setting applies to both,
+# even while a snapshot trigger swaps them: one resized twice and the
+# other never left CPU 1's size changing under the next swap (the fuzzer,
+# x86_64 seed 507415). A ping-pong on CPU 1 fires sched_switch there.
+echo ts > $K/instances/new
+I=$K/instances/ts
+echo snapshot > $I/events/sched/sched_switch/trigger
+kmark-testprog pingpong 400000 kmping kmpong 1 > /dev/null &
+load=$!
+bad=0
+for kb in 16 100 24 200 32 150 40 300 48 120 56 250 64 90 72 180; do
+	echo $kb > $I/per_cpu/cpu1/buffer_size_kb
+	for r in 1 2 3 4 5; do
+		got=$(cat $I/per_cpu/cpu1/buffer_size_kb)
+		[ "$got" = "$(cat $I/per_cpu/cpu0/buffer_size_kb)" ] && continue
+		[ $((got * 10)) -ge $((kb * 9)) ] && [ "$got" -le $((kb + 4)) ] && continue
+		diag "wrote $kb to cpu1's buffer_size_kb, read $got"
+		bad=$((bad + 1))
+		break
+	done
+done
+kill $load 2>/dev/null; wait $load 2>/dev/null
+expect_eq "per-CPU resizes while a trigger swaps: the size read is the size written" "$bad" "0"
+echo '!snapshot' >> $I/events/sched/sched_switch/trigger
+echo ts > $K/instances/remove
+# options/overwrite too: with 0 the oldest events stay, after a swap as well.
+echo to > $K/instances/new
+I=$K/instances/to
+echo 8 > $I/buffer_size_kb
+echo 1 > $I/snapshot
+echo 0 > $I/options/overwrite
+echo 1 > $I/snapshot
+taskset 1 sh -c "i=0; while [ \$i -lt 1500 ]; do echo mark\$i > $I/trace_marker; i=\$((i + 1)); done"
+expect_eq "overwrite 0, then a swap: the buffer now recording keeps its first event" \
+	"$(grep -c 'tracing_mark_write: mark0$' $I/trace)" "1"
+echo to > $K/instances/remove
 
 # stacktrace: the trigger, and options/stacktrace.
 echo > $K/trace

@@ -1691,6 +1691,24 @@ static void gen_kprobe(struct xb *b)
 		xb_puts(b, "\n");
 }
 
+/*
+ * dynamic_events' synthetic commands: s:[synthetic/]NAME FIELDS, its
+ * deletions (-:, !s:), and a kprobe line with it (a write kmark refuses).
+ */
+static void gen_dyn_synth(struct xb *b)
+{
+	xb_puts(b, PICK(((const char *[]){
+		"s:fz_d u64 a; char b[16]", "s:synthetic/fz_d u32 v",
+		"s:fz_e pid_t pid; u64 lat", "-:synthetic/fz_d", "-:fz_e",
+		"!s:fz_d u64 a", "s:junk/fz_d u64 a", "s:fz_d", "s:",
+		"-:synthetic/", "s:fz_d u64 a\np:fz_k ksys_sync",
+		"p:fz_k ksys_sync\n-:fz_e", "s:fz-d u64 a", "s:fz_d chr a" })));
+	if (mut(M_BYTE, 5))
+		put_odd(b);
+	if (chance(70))
+		xb_puts(b, "\n");
+}
+
 /* filters ------------------------------------------------------------------ */
 
 static const char *const common_fields[] = {
@@ -2951,7 +2969,10 @@ static void do_write(void)
 		break;
 	case G_KPROBE:
 		read_kprobes();
-		gen_kprobe(&b);
+		if (!strcmp(f->rel, "dynamic_events") && chance(30))
+			gen_dyn_synth(&b);
+		else
+			gen_kprobe(&b);
 		break;
 	case G_FILTER:
 		gen_filter(&b, ev);

@@ -80,6 +80,7 @@ that users make and remove the way they do ftrace's.
                   'kernel/trace/kmark_read.c',
                   'kernel/trace/kmark_filter.c', 'kernel/trace/kmark_pid.c',
                   'kernel/trace/kmark_trigger.c',
+                  'kernel/trace/kmark_dynevent.c',
                   'kernel/trace/kmark_module.c', 'Documentation/trace/kmark.rst'],
         'patches': ['0001-kmark-kconfig-and-makefile.patch',
                     '0002-kmark-linker-section.patch',

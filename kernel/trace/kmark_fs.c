@@ -23,7 +23,7 @@
  * The rooms that make the other files: kmark_events.c (set_event,
  * events/, available_events), kmark_read.c (trace, trace_pipe, per_cpu/),
  * kmark_instance.c (instances/), kmark_pid.c (set_event_pid...),
- * kmark_kprobe.c (kprobe_events, dynamic_events).
+ * kmark_kprobe.c (kprobe_events), kmark_dynevent.c (dynamic_events).
  */
 #define pr_fmt(fmt) "kmark: " fmt
 
@@ -1216,6 +1216,9 @@ static const char kmark_readme[] =
 	"\t  accepts: event-definitions (one definition per line)\n"
 	"\t   Format: p[:[<group>/][<event>]] <place> [<args>]\n"
 	"\t           r[maxactive][:[<group>/][<event>]] <place> [<args>]\n"
+#ifdef CONFIG_KMARK_HIST
+	"\t           s:[synthetic/]<event> <field> [<field>]\n"
+#endif
 	"\t           -:[<group>/][<event>]\n"
 	"\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
 	"place (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>\n"
@@ -1269,6 +1272,9 @@ static const char kmark_readme[] =
 	"\t    variable reference, field or numeric literal.\n"
 	"\t    kmark's handlers: onmatch(<system>.<event>).<synthetic_event>(...)\n"
 	"\t    (or .trace(...) with it first), onmax(var).save(...)\n"
+	"  synthetic_events\t- Create/append/remove/show synthetic events\n"
+	"\t  Write into this file to define/undefine new synthetic events.\n"
+	"\t     example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n"
 #endif
 	"  set_event\t\t- Enables events by name written into it\n"
 	"  set_event_pid\t\t- If set, only the pids listed are traced\n"
@@ -1371,6 +1377,7 @@ static int __init kmark_fs_init(void)
 	kmark_kprobe_create_files(&kmark_top);
 	if (IS_ENABLED(CONFIG_KMARK_HIST))
 		kmark_synth_create_files(&kmark_top);
+	kmark_dynevent_create_files(&kmark_top);
 	kmark_instances_init();
 	if (kmark_top_inst_create_files())
 		pr_warn("some files of /sys/kernel/debug/kmark are missing: out of memory\n");

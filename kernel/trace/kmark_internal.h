@@ -1078,7 +1078,14 @@ void kmark_triggers_drop_target(struct kmark_event_file *target);
 extern const struct file_operations kmark_hist_fops;
 
 /* kmark_synth.c: synthetic events */
+#define KMARK_SYNTH_BUSY_ALL "Some synthetic events are enabled or used by hist actions"
 struct kmark_marker *kmark_synth_find(const char *name);
+int kmark_synth_command(char *cmd, unsigned int skip, bool truncate,
+			const char **err, unsigned int *pos);
+bool kmark_synth_any_busy(void);
+void kmark_synth_remove_all(void);
+bool kmark_synth_show_dyn(struct seq_file *s, struct kmark_marker *m);
+int kmark_dynevent_create_files(const struct kmark_dir *dir);
 void kmark_synth_get(struct kmark_marker *m);
 void kmark_synth_put(struct kmark_marker *m);
 bool kmark_synth_field_takes(const struct kmark_marker *m, unsigned int i,
@@ -1096,6 +1103,28 @@ void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
 unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
 struct pt_regs;
 void kmark_stack_regs_set(struct pt_regs *regs);
+
+/*
+ * Dynamic events of other kinds that "> dynamic_events" deletes with the
+ * kprobe events (kmark_dynevent.c): whether one is busy, and deleting them
+ * all (cannot fail once none is busy). Both under kmark_mutex.
+ */
+struct kmark_dyn_also {
+	bool (*busy)(void);
+	void (*remove_all)(void);
+};
+
+/*
+ * The kprobe functions dynamic_events calls are declared whatever the
+ * configuration: it calls them under IS_ENABLED(CONFIG_KMARK_KPROBES).
+ */
+int kmark_kprobe_command(char *buf, bool truncate,
+			 const struct kmark_dyn_also *also);
+void kmark_kprobe_truncate(const char *what, const struct kmark_dyn_also *also);
+bool kmark_kprobe_any_busy(void);
+void kmark_kprobe_remove_all(struct list_head *dead);
+void kmark_kprobe_free_list(struct list_head *dead);
+bool kmark_kprobe_show_def(struct seq_file *m, struct kmark_marker *mk);
 
 #ifdef CONFIG_KMARK_KPROBES
 int kmark_kprobe_create_files(const struct kmark_dir *dir);

@@ -120,9 +120,10 @@ static const char * const kmark_kprobe_errs[] = {
 		"This argument name is reserved (a common field, or the probe's own)",
 	[KMARK_KPE_NOTRACE] =
 		"Could not probe notrace function (KPROBE_EVENTS_ON_NOTRACE allows it)",
+	[KMARK_KPE_OTHERS_BUSY] = KMARK_SYNTH_BUSY_ALL,
 };
 
-static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_NOTRACE + 1);
+static_assert(ARRAY_SIZE(kmark_kprobe_errs) == KMARK_KPE_OTHERS_BUSY + 1);
 
 const char *kmark_kprobe_err_text(int err)
 {
@@ -1809,7 +1810,7 @@ static void kmark_kprobe_haunt(struct kmark_kprobe *tk)
  * are unregistered in two batches (one wait each), and readers that render
  * old records under RCU are waited for once.
  */
-static void kmark_kprobe_free_list(struct list_head *dead)
+void kmark_kprobe_free_list(struct list_head *dead)
 {
 	struct kmark_kprobe *ev, *n, *tk, *tn;
 	struct kretprobe **rps;
@@ -1871,8 +1872,23 @@ static void kmark_kprobe_retire(struct kmark_kprobe *ev, struct list_head *dead)
 	list_add_tail(&ev->marker.list, dead);
 }
 
+/*
+ * Every kprobe event out of the namespace onto @dead, for
+ * kmark_kprobe_free_list() once kmark_mutex is dropped; none is enabled
+ * (checked before, under the same hold of kmark_mutex).
+ */
+void kmark_kprobe_remove_all(struct list_head *dead)
+{
+	struct kmark_marker *m, *n;
+
+	lockdep_assert_held(&kmark_mutex);
+	list_for_each_entry_safe(m, n, &kmark_markers, list)
+		if (kmark_is_kprobe(m))
+			kmark_kprobe_retire(to_tk(m), dead);
+}
+
 /* Whether some kprobe event is enabled (kmark_mutex held). */
-static bool kmark_kprobe_any_busy(void)
+bool kmark_kprobe_any_busy(void)
 {
 	struct kmark_marker *m;
 
@@ -2098,13 +2114,15 @@ static int kmark_kprobe_doom(const char *line, const struct kmark_kp_write *w,
 
 /*
  * Run the commands in @buf (one per line), after deleting every kprobe
- * event if @truncate. All or nothing: every line is parsed, every new probe
- * registered (disabled) and given its id before anything is deleted or
- * added; only then are the deletions and additions made, which cannot
- * fail. On error, *err_line points at the failing line for error_log.
+ * event if @truncate (and, with @also, the other dynamic events too). All
+ * or nothing: every line is parsed, every new probe registered (disabled)
+ * and given its id before anything is deleted or added; only then are the
+ * deletions and additions made, which cannot fail. On error, *err_line
+ * points at the failing line for error_log.
  */
-static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
-			    int *err, unsigned int *pos)
+static int kmark_kprobe_run(char *buf, bool truncate,
+			    const struct kmark_dyn_also *also,
+			    const char **err_line, int *err, unsigned int *pos)
 {
 	struct kmark_kp_write *w;
 	struct kmark_kprobe *heir, *ev, *tk, *tn;
@@ -2125,6 +2143,11 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 	if (truncate) {
 		if (kmark_kprobe_any_busy()) {
 			*err = KMARK_KPE_SOME_BUSY;
+			ret = -EBUSY;
+			goto undo;
+		}
+		if (also && also->busy()) {
+			*err = KMARK_KPE_OTHERS_BUSY;
 			ret = -EBUSY;
 			goto undo;
 		}
@@ -2241,6 +2264,8 @@ static int kmark_kprobe_run(char *buf, bool truncate, const char **err_line,
 		}
 	}
 	/* From here on nothing fails. */
+	if (truncate && also)
+		also->remove_all();
 	list_for_each_entry_safe(m, n, &kmark_markers, list) {
 		if (!kmark_is_kprobe(m))
 			continue;
@@ -2344,15 +2369,55 @@ static struct kmark_kp_file *kmark_kpf(struct file *file)
 	return file->private_data;
 }
 
+/**
+ * kmark_kprobe_command - run a write of kprobe_events or dynamic_events
+ * @buf:	its commands, one per line (changed in place)
+ * @truncate:	the file's first write after "> FILE": every kprobe event
+ *		there before goes too (if the write succeeds)
+ * @also:	the other dynamic events "> dynamic_events" deletes, or NULL
+ *
+ * A failure goes to error_log. Return: 0 or an error; a failed write
+ * changed nothing.
+ */
+int kmark_kprobe_command(char *buf, bool truncate,
+			 const struct kmark_dyn_also *also)
+{
+	const char *err_line;
+	unsigned int pos = 0;
+	int err = 0, ret;
+
+	ret = kmark_kprobe_run(buf, truncate, also, &err_line, &err, &pos);
+	if (ret)
+		kmark_kprobe_log(err_line, ret == -ENOMEM ? KMARK_KPE_NOMEM : err,
+				 pos);
+	return ret;
+}
+
+/**
+ * kmark_kprobe_truncate - "> FILE" closed with nothing written
+ * @what:	the command, for error_log ("> kprobe_events")
+ * @also:	the other dynamic events it deletes too, or NULL
+ *
+ * Every kprobe event goes, unless one is enabled (nothing goes then).
+ */
+void kmark_kprobe_truncate(const char *what, const struct kmark_dyn_also *also)
+{
+	const char *line;
+	unsigned int pos;
+	char empty[1] = "";
+	int err;
+
+	if (kmark_kprobe_run(empty, true, also, &line, &err, &pos) == -EBUSY)
+		kmark_kprobe_log(what, err, pos);
+}
+
 static ssize_t kmark_kprobe_events_write(struct file *file,
 					 const char __user *ubuf, size_t cnt,
 					 loff_t *ppos)
 {
 	struct kmark_kp_file *kpf = kmark_kpf(file);
-	const char *err_line;
-	unsigned int pos = 0;
-	int err = 0, ret;
 	char *buf;
+	int ret;
 
 	if (cnt >= PAGE_SIZE) {
 		kpf->failed = true;
@@ -2365,11 +2430,7 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 		kpf->failed = true;
 		return PTR_ERR(buf);
 	}
-	ret = kmark_kprobe_run(buf, kpf->truncate_pending, &err_line, &err,
-			       &pos);
-	if (ret)
-		kmark_kprobe_log(err_line, ret == -ENOMEM ? KMARK_KPE_NOMEM : err,
-				 pos);
+	ret = kmark_kprobe_command(buf, kpf->truncate_pending, NULL);
 	kfree(buf);
 	if (ret) {
 		kpf->failed = true;
@@ -2440,16 +2501,28 @@ static void kmark_kp_show_one(struct seq_file *m, struct kmark_kprobe *ev,
 	seq_putc(m, '\n');
 }
 
-/* An event: one line per probe, as ftrace lists a multiprobe event. */
-static int kmark_kp_show(struct seq_file *m, void *v)
+/**
+ * kmark_kprobe_show_def - a kprobe event's lines in kprobe_events
+ * @m:		the file
+ * @mk:		an event
+ *
+ * One line per probe, as ftrace lists a multiprobe event. Return: false
+ * if @mk is not a kprobe event (nothing written).
+ */
+bool kmark_kprobe_show_def(struct seq_file *m, struct kmark_marker *mk)
 {
-	struct kmark_marker *mk = list_entry(v, struct kmark_marker, list);
 	struct kmark_kprobe *tk;
 
 	if (!kmark_is_kprobe(mk))
-		return 0;
+		return false;
 	list_for_each_entry(tk, &to_tk(mk)->probes, probe_node)
 		kmark_kp_show_one(m, to_tk(mk), tk);
+	return true;
+}
+
+static int kmark_kp_show(struct seq_file *m, void *v)
+{
+	kmark_kprobe_show_def(m, list_entry(v, struct kmark_marker, list));
 	return 0;
 }
 
@@ -2527,15 +2600,10 @@ static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
 static int kmark_kprobe_events_release(struct inode *inode, struct file *file)
 {
 	struct kmark_kp_file *kpf = kmark_kpf(file);
-	const char *line;
-	unsigned int pos;
-	char empty[1] = "";
-	int err;
 
 	/* "> kprobe_events" with nothing written: delete them all. */
-	if (kpf->truncate_pending && !kpf->failed &&
-	    kmark_kprobe_run(empty, true, &line, &err, &pos) == -EBUSY)
-		kmark_kprobe_log("> kprobe_events", err, pos);
+	if (kpf->truncate_pending && !kpf->failed)
+		kmark_kprobe_truncate("> kprobe_events", NULL);
 	kfree(kpf);
 	if (file->f_mode & FMODE_READ)
 		return seq_release(inode, file);
@@ -2566,10 +2634,7 @@ static const struct file_operations kmark_kprobe_profile_fops = {
 
 int __init kmark_kprobe_create_files(const struct kmark_dir *dir)
 {
-	/* dynamic_events: the same, as only kprobe events are dynamic here. */
 	return kmark_fs_file("kprobe_events", 0600, dir, NULL,
-			     &kmark_kprobe_events_fops) ||
-	       kmark_fs_file("dynamic_events", 0600, dir, NULL,
 			     &kmark_kprobe_events_fops) ||
 	       kmark_fs_file("kprobe_profile", 0400, dir, NULL,
 			     &kmark_kprobe_profile_fops) ? -ENOMEM : 0;
@@ -2604,7 +2669,8 @@ static int __init kmark_kprobe_boot(void)
 
 	if (!kmark_boot_kprobes[0])
 		goto out;
-	ret = kmark_kprobe_run(kmark_boot_kprobes, false, &line, &err, &pos);
+	ret = kmark_kprobe_run(kmark_boot_kprobes, false, NULL, &line, &err,
+			       &pos);
 	if (ret) {
 		if (ret == -ENOMEM)
 			err = KMARK_KPE_NOMEM;

@@ -357,11 +357,13 @@ static int kmark_synth_field(struct kmark_synth *sy, unsigned int n,
 /*
  * Parse "NAME FIELD[;FIELD]..." into a synthetic event, not yet in the
  * namespace, as ftrace's create_or_delete_synth_event() and
- * __create_synth_event() do, with their errors. Return: it, or an
- * ERR_PTR with @err and @pos set.
+ * __create_synth_event() do, with their errors. @def is in @cmd, the
+ * whole command (dynamic_events' has "s:" before it), where the carets
+ * are placed as ftrace's. Return: it, or an ERR_PTR with @err and @pos set.
  */
-static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
-					     const char **err, unsigned int *pos)
+static struct kmark_synth *kmark_synth_parse(const char *cmd, const char *def,
+					     bool replace, const char **err,
+					     unsigned int *pos)
 {
 	char *copy = NULL, *tmp, *chunk, *name, **argv, *fmt, *desc;
 	struct kmark_synth_scratch *sc;
@@ -390,7 +392,7 @@ static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
 		goto nomem;
 	argv_free(argv);
 	if (argc < 3) {
-		kmark_synth_err(def, err, pos, KMARK_SE_INVALID_CMD, NULL);
+		kmark_synth_err(cmd, err, pos, KMARK_SE_INVALID_CMD, NULL);
 		goto fail;
 	}
 	kfree(copy);
@@ -400,13 +402,13 @@ static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
 	tmp = copy;
 	name = strsep(&tmp, " \t");
 	if (!kmark_synth_good_name(name) || strlen(name) >= KMARK_NAME_MAX) {
-		kmark_synth_err(def, err, pos, KMARK_SE_BAD_NAME, name);
+		kmark_synth_err(cmd, err, pos, KMARK_SE_BAD_NAME, name);
 		goto fail;
 	}
 	/* @replace: after "> synthetic_events" an old synthetic one goes */
 	m = kmark_find_marker(KMARK_SYNTH_SYSTEM, name);
 	if (m && !(replace && m->ops == &kmark_synth_ops)) {
-		kmark_synth_err(def, err, pos, KMARK_SE_EXISTS, name);
+		kmark_synth_err(cmd, err, pos, KMARK_SE_EXISTS, name);
 		ret = -EEXIST;
 		goto fail;
 	}
@@ -422,7 +424,7 @@ static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
 		consumed = 0;
 		while (argc > consumed) {
 			ret = kmark_synth_field(sy, n, argc - consumed,
-						argv + consumed, &consumed, def,
+						argv + consumed, &consumed, cmd,
 						err, pos, fmt, desc + strlen(desc),
 						&off);
 			if (ret) {
@@ -434,7 +436,7 @@ static struct kmark_synth *kmark_synth_parse(const char *def, bool replace,
 		argv_free(argv);
 	}
 	if (!n) {
-		kmark_synth_err(def, err, pos, KMARK_SE_INVALID_CMD, NULL);
+		kmark_synth_err(cmd, err, pos, KMARK_SE_INVALID_CMD, NULL);
 		goto fail;
 	}
 	*pos = 0;
@@ -504,7 +506,7 @@ static void kmark_synth_remove(struct kmark_marker *m)
 }
 
 /* Some synthetic event is enabled or used: "> synthetic_events" fails. */
-static bool kmark_synth_any_busy(void)
+bool kmark_synth_any_busy(void)
 {
 	struct kmark_marker *m;
 
@@ -524,16 +526,29 @@ static void kmark_synth_truncate(struct kmark_marker *keep)
 			kmark_synth_remove(m);
 }
 
-#define KMARK_SYNTH_BUSY_ALL "Some synthetic events are enabled or used by hist actions"
-
-/*
- * One command. @truncate: the file was opened with O_TRUNC and this is its
- * first command, so the events there before go too, but only if the
- * command succeeds: a failed write changes nothing.
- */
-static int kmark_synth_run(char *line, bool truncate, const char **err,
-			   unsigned int *pos)
+/* Every synthetic event goes (none is busy: checked before). */
+void kmark_synth_remove_all(void)
 {
+	kmark_synth_truncate(NULL);
+}
+
+/**
+ * kmark_synth_command - run one synthetic_events command
+ * @cmd:	the command as written (for error_log's carets)
+ * @skip:	where in @cmd the synthetic_events syntax starts ("NAME
+ *		FIELDS" or "!NAME"): dynamic_events has "s:" or "-:" first
+ * @truncate:	the file was opened with O_TRUNC and this is its first
+ *		command, so the events there before go too, but only if the
+ *		command succeeds: a failed write changes nothing
+ * @err:	output: error_log's text on failure
+ * @pos:	output: the caret's place in @cmd
+ *
+ * Under kmark_mutex. Return: 0 or an error.
+ */
+int kmark_synth_command(char *cmd, unsigned int skip, bool truncate,
+			const char **err, unsigned int *pos)
+{
+	char *line = cmd + skip;
 	struct kmark_synth *sy;
 	struct kmark_marker *m, *old = NULL;
 	int ret;
@@ -557,7 +572,7 @@ static int kmark_synth_run(char *line, bool truncate, const char **err,
 			kmark_synth_truncate(NULL);
 		return 0;
 	}
-	sy = kmark_synth_parse(line, truncate, err, pos);
+	sy = kmark_synth_parse(cmd, line, truncate, err, pos);
 	if (IS_ERR(sy))
 		return PTR_ERR(sy);
 	old = kmark_find_marker(KMARK_SYNTH_SYSTEM, sy->marker.name);
@@ -589,6 +604,21 @@ fail:
 }
 
 /* --- the synthetic_events file ---------------------------------------------- */
+
+/**
+ * kmark_synth_show_dyn - a synthetic event's line in dynamic_events
+ * @s:		the file
+ * @m:		an event
+ *
+ * Return: false if @m is not a synthetic event (nothing written).
+ */
+bool kmark_synth_show_dyn(struct seq_file *s, struct kmark_marker *m)
+{
+	if (m->ops != &kmark_synth_ops)
+		return false;
+	seq_printf(s, "s:%s/%s\n", KMARK_SYNTH_SYSTEM, to_synth(m)->def);
+	return true;
+}
 
 static int kmark_synth_show_line(struct seq_file *s, void *v)
 {
@@ -683,7 +713,8 @@ static ssize_t kmark_synth_write(struct file *file, const char __user *ubuf,
 		return -ENOMEM;
 	}
 	mutex_lock(&kmark_mutex);
-	ret = *line ? kmark_synth_run(line, sf->truncate_pending, &err, &pos) : 0;
+	ret = *line ? kmark_synth_command(line, 0, sf->truncate_pending,
+					  &err, &pos) : 0;
 	if (ret)
 		kmark_log_err_loc(kmark_top_inst, "synthetic_events", copy, pos,
 				  err);

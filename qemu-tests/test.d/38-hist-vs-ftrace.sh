@@ -84,7 +84,7 @@ traceoff:abc
 enable_event:nosys:nosuch
 EOF
 # ftracetest's trigger-synthetic_event_syntax_errors.tc, for
-# synthetic_events (the dynamic_events case: kmark has no such file).
+# synthetic_events; its dynamic_events case and more in DYNS.
 cat > $SYNTHS <<'EOF'
 hvfe chr arg
 hvfe unsigned arg
@@ -105,7 +105,16 @@ hvfe ;char str[]
 hvfe
 hvf_lat u64 lat; pid_t pid
 EOF
-n=$(($(grep -c . $TABLES) + 6 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5))
+DYNS=/tmp/hvf.dyns
+cat > $DYNS <<'EOF'
+s:junk/myevent char str[
+s:hvfe chr arg
+s:mye-vent char str[]
+s:hvfe char str[257]
+s:hvfe
+s:synthetic/hvfe unsigned arg
+EOF
+n=$(($(grep -c . $TABLES) + 6 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5 + $(grep -c . $DYNS) + 3))
 if [ ! -e $T/events/sched/sched_switch/hist ] || [ ! -e $T/synthetic_events ]; then
 	plan 1
 	skip "kmark's hist triggers against ftrace's" "no ftrace in this kernel"
@@ -232,6 +241,21 @@ for d in 'hvfa u64 lat; pid_t pid; char comm[16]' 'hvfb char str[]; unsigned int
 		"$(grep "^$name	" $K/synthetic_events)" "$(grep "^$name	" $T/synthetic_events)"
 	echo "!$name" >> $T/synthetic_events
 	echo "!$name" >> $K/synthetic_events
+done
+# dynamic_events' s: as ftrace's: errors, then the same definitions listed.
+while read -r t; do
+	errcmp dynamic_events "$t"
+done < $DYNS
+for d in 's:hvfa u64 lat; pid_t pid; char comm[16]' 's:synthetic/hvfb char str[]; s8 c' \
+	's:hvfc u64 a u32 b'; do
+	echo "$d" >> $T/dynamic_events
+	echo "$d" >> $K/dynamic_events
+	name=${d%% *}
+	name=${name##*[:/]}
+	expect_eq "dynamic_events lists '$d' as ftrace does" \
+		"$(grep "/$name	" $K/dynamic_events)" "$(grep "/$name	" $T/dynamic_events)"
+	echo "-:$name" >> $T/dynamic_events
+	echo "-:synthetic/$name" >> $K/dynamic_events
 done
 echo '!hvf_lat' >> $T/synthetic_events
 echo '!hvf_lat' >> $K/synthetic_events

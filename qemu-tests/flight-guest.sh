@@ -126,6 +126,8 @@ A1)
 		refused $I/per_cpu/cpu0/buffer_size_kb 64 "not permitted"
 	fexpect "buffer_size_kb is what the region holds, unchanged" \
 		"$(cat $I/buffer_size_kb)" "$kb"
+	fcheck "buffer_subbuf_size_kb refuses a change (EPERM)" \
+		refused $I/buffer_subbuf_size_kb 8 "not permitted"
 	fcheck "snapshot refuses (EPERM)" refused $I/snapshot 1 "not permitted"
 	fcheck "the instance cannot be removed" \
 		refused $K/instances/remove flight "not permitted"

@@ -36,7 +36,9 @@
  *                     event, "lost N" where a page says events were lost
  *                     (N -1: how many, not stored). --splice: the pages
  *                     come through a pipe, splice(SPLICE_F_NONBLOCK), and
- *                     each page is first "page COMMIT" (its data bytes)
+ *                     each page is first "page COMMIT" (its data bytes);
+ *                     pages of RAWDUMP_PAGE bytes (4096 without it);
+ *                     FILE "-": standard input
  *   splice FILE LEN [wait]
  *                     one splice() of LEN bytes from FILE into a pipe,
  *                     SPLICE_F_NONBLOCK unless "wait": prints the bytes
@@ -530,17 +532,23 @@ static ssize_t next_page(int fd, const int *p, unsigned char *page,
 
 static int rawdump(const char *path, int use_splice)
 {
-	static unsigned char page[4096];
-	int fd = open(path, O_RDONLY | O_NONBLOCK), p[2] = { -1, -1 };
+	/* The pages' size: RAWDUMP_PAGE (buffer_subbuf_size_kb), else 4096. */
+	const char *ps = getenv("RAWDUMP_PAGE");
+	size_t psz = ps ? strtoul(ps, NULL, 0) : 4096;
+	unsigned char *page = malloc(psz);
+	/* "-": standard input, a file opened before (made non-blocking) */
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_NONBLOCK) :
+		 fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK) ? -1 : 0;
+	int p[2] = { -1, -1 };
 	const size_t hdr = 8 + sizeof(long);
 	size_t queued = 0;
 
-	if (fd < 0)
+	if (fd < 0 || !page)
 		return perror(path), 1;
 	if (use_splice && pipe(p))
 		return perror("pipe"), 1;
 	for (;;) {
-		ssize_t r = next_page(fd, p, page, sizeof(page), &queued);
+		ssize_t r = next_page(fd, p, page, psz, &queued);
 		unsigned long commit, flags;
 		unsigned long long ts;
 		size_t off;
@@ -551,7 +559,7 @@ static int rawdump(const char *path, int use_splice)
 			printf("error %s\n", errname(errno));
 			return 1;
 		}
-		if (r != (ssize_t)sizeof(page)) {
+		if (r != (ssize_t)psz) {
 			fprintf(stderr, "rawdump: short page (%zd)\n", r);
 			return 1;
 		}

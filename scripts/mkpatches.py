@@ -129,8 +129,8 @@ ftrace nor BPF, and one line marks a point.
                     '0014-kmark-raw-syscalls-markers.patch'],
         'kconfig': [], 'make': [],
         'body': """\
-sched_switch, sched_wakeup, sched_process_fork, sched_process_exit and
-sched_process_free markers, placed beside ftrace's tracepoints of the
+sched_switch, sched_wakeup, sched_process_fork, sched_process_exit,
+sched_process_free and sched_process_exec markers, placed beside ftrace's tracepoints of the
 same names and with their fields (comms inline, prev_state in ftrace's
 encoding), so that tools that read ftrace's sched events read kmark's.
 sync(2) gets the zero-argument marker sys_sync, a point a user can fire
@@ -592,7 +592,7 @@ def main():
 SITE_OBJECTS = ['kernel/sched/core.o', 'fs/sync.o', 'kernel/fork.o',
                 'kernel/exit.o', 'kernel/module/main.o', 'mm/slub.o',
                 'kernel/time/hrtimer.o', 'kernel/entry/common.o',
-                'arch/x86/entry/common.o']
+                'arch/x86/entry/common.o', 'fs/exec.o']
 
 
 # A patched header whose inline functions hold markers: the objects that

@@ -4,7 +4,8 @@
  * (include/trace/events/sched.h): comms recorded inline (kmark_comm()),
  * prev_state in ftrace's encoding, so that tools reading one read the
  * other (trace-cmd's sched plugin, KernelShark's scheduling plugin).
- * Included by kernel/sched/core.c, kernel/fork.c and kernel/exit.c only.
+ * Included by kernel/sched/core.c, kernel/fork.c, kernel/exit.c and
+ * fs/exec.c only.
  */
 #ifndef _TRACE_KMARK_SCHED_H
 #define _TRACE_KMARK_SCHED_H
@@ -101,6 +102,18 @@ static __always_inline void kmark_sched_process_free(struct task_struct *p)
 {
 	kmark_system("sched", sched_process_free, "comm=%s pid=%d prio=%d",
 		     kmark_comm(p), p->pid, p->prio);
+}
+
+/*
+ * In exec_binprm(), where ftrace's fires: the new program is loaded and
+ * current runs it; @old_pid is the pid before a de_thread() (a thread's
+ * exec takes its group leader's pid).
+ */
+static __always_inline void kmark_sched_process_exec(const char *filename,
+						     pid_t pid, pid_t old_pid)
+{
+	kmark_system("sched", sched_process_exec,
+		     "filename=%s pid=%d old_pid=%d", filename, pid, old_pid);
 }
 
 #endif /* _TRACE_KMARK_SCHED_H */

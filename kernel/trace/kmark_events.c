@@ -1093,22 +1093,15 @@ static const struct file_operations _name##_fops = {			\
 KMARK_EV_SHOW_FOPS(kmark_format);
 KMARK_EV_SHOW_FOPS(kmark_id);
 
-/* A mirror of ring_buffer.c's struct buffer_data_page, for header_page. */
-struct kmark_rb_page {
-	u64 time_stamp;
-	local_t commit;
-	unsigned char data[];
-};
-
 /* events/header_page, as ring_buffer_print_page_header() prints it. */
 static int kmark_header_page_show(struct seq_file *m, void *v)
 {
 	struct kmark_instance *inst = m->private;
-	unsigned int size = PAGE_SIZE;
+	unsigned int size;
 
 	mutex_lock(&kmark_mutex);
-	if (inst->buffer)
-		size = ring_buffer_subbuf_size_get(inst->buffer);
+	size = inst->buffer ? ring_buffer_subbuf_size_get(inst->buffer) :
+			      PAGE_SIZE << inst->subbuf_order;
 	mutex_unlock(&kmark_mutex);
 	seq_printf(m, "\tfield: u64 timestamp;\toffset:0;\tsize:%u;\tsigned:%u;\n",
 		   (unsigned int)sizeof(u64), (unsigned int)is_signed_type(u64));

@@ -427,6 +427,11 @@ static const struct file_operations kmark_err_log_fops = {
 
 /* --- tracing_on, buffer_size_kb, buffer_total_size_kb ------------------------- */
 
+#define KMARK_ERR_TRACE_READER \
+	"The buffer is busy: a reader of trace holds it (close it and retry)"
+#define KMARK_ERR_SUBBUF_RANGE \
+	"A sub-buffer is 1 to 128 pages: its size in KiB, rounded up to a power of two of pages"
+
 static ssize_t kmark_read_ulong(char __user *ubuf, size_t cnt, loff_t *ppos,
 				unsigned long val)
 {
@@ -523,8 +528,7 @@ static void kmark_log_resize_err(struct kmark_instance *inst, int ret)
 {
 	kmark_log_err(inst, "buffer_size_kb", 0,
 		      ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SIZE :
-		      ret == -EBUSY ?
-		      "The buffer is busy: a reader of trace holds it (close it and retry)" :
+		      ret == -EBUSY ? KMARK_ERR_TRACE_READER :
 		      ret == -ENOMEM ? "Could not resize the buffer: out of memory" :
 		      "Could not resize the buffer");
 }
@@ -565,6 +569,76 @@ static const struct file_operations kmark_buffer_kb_fops = {
 	.release = kmark_inst_release,
 };
 
+/*
+ * buffer_subbuf_size_kb: the size of the buffer's sub-buffers (pages of
+ * trace_pipe_raw), as ftrace's: a size in KiB, rounded up to a power of
+ * two of pages, 1 to 128 pages. A change empties the buffer.
+ */
+static ssize_t kmark_subbuf_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	unsigned int order;
+
+	mutex_lock(&kmark_mutex);
+	order = inst->buffer ? ring_buffer_subbuf_order_get(inst->buffer) :
+			       inst->subbuf_order;
+	mutex_unlock(&kmark_mutex);
+	return kmark_read_ulong(ubuf, cnt, ppos, (PAGE_SIZE << order) >> 10);
+}
+
+static ssize_t kmark_subbuf_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	unsigned long kb, pages = 0;
+	unsigned int order = 0;
+	const char *err = NULL;
+	char *cmd;
+	int ret;
+
+	cmd = kmark_get_cmd(inst, ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	strim(cmd);
+	ret = kstrtoul(cmd, 10, &kb);
+	if (ret) {
+		err = "buffer_subbuf_size_kb takes a size in KiB";
+	} else {
+		pages = kb > (128 * PAGE_SIZE) >> 10 ? 129 :
+			DIV_ROUND_UP(kb << 10, PAGE_SIZE);
+		order = pages ? fls(pages - 1) : 0;
+		if (!pages || order > 7)
+			err = KMARK_ERR_SUBBUF_RANGE;
+	}
+	if (!err) {
+		mutex_lock(&kmark_mutex);
+		ret = kmark_buffer_set_subbuf_order(inst, order);
+		mutex_unlock(&kmark_mutex);
+		if (ret)
+			err = ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SIZE :
+			      ret == -EBUSY ? KMARK_ERR_TRACE_READER :
+			      "Could not change the sub-buffers: out of memory";
+	} else {
+		ret = -EINVAL;
+	}
+	if (err)
+		kmark_log_err(inst, cmd, 0, err);
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_subbuf_fops = {
+	.open = kmark_inst_open,
+	.read = kmark_subbuf_read,
+	.write = kmark_subbuf_write,
+	.llseek = default_llseek,
+	.release = kmark_inst_release,
+};
+
 /* All CPUs' buffers together, in KiB (ftrace's buffer_total_size_kb). */
 static ssize_t kmark_buffer_total_read(struct file *file, char __user *ubuf,
 				       size_t cnt, loff_t *ppos)
@@ -575,8 +649,7 @@ static ssize_t kmark_buffer_total_read(struct file *file, char __user *ubuf,
 
 	mutex_lock(&kmark_mutex);
 	for_each_possible_cpu(cpu)
-		kb += inst->buffer ? ring_buffer_size(inst->buffer, cpu) >> 10 :
-				     inst->buffer_kb;
+		kb += kmark_buffer_cpu_size(inst, cpu) >> 10;
 	mutex_unlock(&kmark_mutex);
 	return kmark_read_ulong(ubuf, cnt, ppos, kb);
 }
@@ -1189,6 +1262,7 @@ static const char kmark_readme[] =
 	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  buffer_size_kb\t- View and modify size of per cpu buffer\n"
 	"  buffer_total_size_kb  - view total size of all cpu buffers\n\n"
+	"  buffer_subbuf_size_kb\t- edit the size of the sub buffers\n"
 	"  trace_clock\t\t- change the clock used to order events\n"
 	"       local:   Per cpu clock but may not be synced across CPUs\n"
 	"      global:   Synced across CPUs but slows tracing down.\n"
@@ -1318,6 +1392,7 @@ static const struct kmark_top_file kmark_inst_files[] = {
 	{ "tracing_on", 0600, &kmark_tracing_on_fops },
 	{ "buffer_size_kb", 0600, &kmark_buffer_kb_fops },
 	{ "buffer_total_size_kb", 0400, &kmark_buffer_total_fops },
+	{ "buffer_subbuf_size_kb", 0600, &kmark_subbuf_fops },
 	{ "error_log", 0600, &kmark_err_log_fops },
 	{ "trace_marker", 0200, &kmark_trace_marker_fops },
 	{ "tracing_cpumask", 0600, &kmark_cpumask_fops },

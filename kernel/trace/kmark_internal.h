@@ -26,6 +26,8 @@
 #include <linux/unaligned.h>
 #include <trace/kmark.h>
 
+#include <asm/local.h>
+
 #define KMARK_MAX_FIELDS	16
 #define KMARK_NAME_MAX		64
 #define KMARK_CONV_MAX		16
@@ -591,6 +593,7 @@ enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
  *		trace_pipe_raw): the snapshot is not freed under them
  * @tracing_on:	record or not (read locklessly on the recording path)
  * @buffer_kb:	per-CPU buffer size in KiB
+ * @subbuf_order: its sub-buffers are PAGE_SIZE << this (buffer_subbuf_size_kb)
  * @clock:	index of its trace_clock (kmark_fs.c's table)
  * @options:	KMARK_OPT_* bits
  * @cpumask:	tracing_cpumask: the CPUs whose events it records
@@ -635,6 +638,7 @@ struct kmark_instance {
 	atomic_t buf_users;
 	bool tracing_on;
 	unsigned long buffer_kb;
+	unsigned int subbuf_order;
 	unsigned int clock;
 	unsigned long options;
 	cpumask_var_t cpumask;
@@ -686,7 +690,20 @@ int kmark_inst_make(const char *name, const char **err);
 int kmark_instance_init(struct kmark_instance *inst);
 void kmark_instance_fini(struct kmark_instance *inst);
 int kmark_buffer_ensure(struct kmark_instance *inst);
+/*
+ * A mirror of ring_buffer.c's struct buffer_data_page: a sub-buffer's
+ * header (events/header_page), then its events.
+ */
+struct kmark_rb_page {
+	u64 time_stamp;
+	local_t commit;
+	unsigned char data[];
+};
+
 int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb);
+unsigned long kmark_buffer_cpu_size(struct kmark_instance *inst, int cpu);
+int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
+				  unsigned int order);
 void kmark_buffer_clear(struct kmark_instance *inst, int only);
 int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 			    int cpu);

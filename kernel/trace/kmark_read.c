@@ -652,6 +652,29 @@ static int kmark_raw_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The open file's page fits the buffer's sub-buffers: after
+ * buffer_subbuf_size_kb changed, a new one (the old is freed). Under the
+ * instance's read_mutex, with the page read to its end. 0 or -ENOMEM.
+ */
+static int kmark_raw_fit(struct kmark_raw *r, struct trace_buffer *b)
+{
+	struct buffer_data_read_page *page;
+	int ret;
+
+	if (ring_buffer_read_page_size(r->page) ==
+	    ring_buffer_subbuf_size_get(b))
+		return 0;
+	ret = ring_buffer_alloc_read_page(b, r->cpu, &page);
+	if (ret)
+		return ret;
+	ring_buffer_free_read_page(b, r->cpu, r->page);
+	r->page = page;
+	r->size = ring_buffer_read_page_size(page);
+	r->off = r->size;
+	return 0;
+}
+
 static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
@@ -666,9 +689,13 @@ static ssize_t kmark_raw_read(struct file *file, char __user *ubuf,
 	while (r->off == r->size) {
 		/* Consumers of the buffer take turns (see kmark_pipe_fill()). */
 		mutex_lock(&inst->read_mutex);
-		ret = ring_buffer_read_page(inst->buffer, r->page, r->size,
-					    r->cpu, 0);
+		ret = kmark_raw_fit(r, inst->buffer);
+		if (!ret)
+			ret = ring_buffer_read_page(inst->buffer, r->page,
+						    r->size, r->cpu, 0);
 		mutex_unlock(&inst->read_mutex);
+		if (ret == -ENOMEM)
+			goto out;
 		if (ret >= 0) {
 			r->off = 0;
 			break;
@@ -793,7 +820,7 @@ static ssize_t kmark_raw_splice_read(struct file *file, loff_t *ppos,
 	unsigned int i;
 
 	/* Whole pages only; a page read() began is read() to its end. */
-	if (len < r->size || READ_ONCE(r->off) != r->size)
+	if (READ_ONCE(r->off) != r->size)
 		return -EINVAL;
 	if (splice_grow_spd(pipe, &spd))
 		return -ENOMEM;
@@ -802,8 +829,11 @@ again:
 	mutex_lock(&inst->read_mutex);
 	/* A snapshot may swap the buffers: the pages are this one's. */
 	buffer = READ_ONCE(inst->buffer);
-	for (i = 0; i < spd.nr_pages_max && len >= r->size &&
-		    ring_buffer_entries_cpu(buffer, r->cpu); i++) {
+	ret = kmark_raw_fit(r, buffer);
+	if (!ret && len < r->size)
+		ret = -EINVAL;
+	for (i = 0; !ret && i < spd.nr_pages_max && len >= r->size &&
+	     ring_buffer_entries_cpu(buffer, r->cpu); i++) {
 		int rr;
 
 		ref = kzalloc(sizeof(*ref), GFP_KERNEL);
@@ -957,8 +987,7 @@ static ssize_t kmark_cpu_kb_read(struct file *file, char __user *ubuf,
 	int len;
 
 	mutex_lock(&kmark_mutex);
-	kb = inst->buffer ? ring_buffer_size(inst->buffer, cpu) >> 10 :
-			    inst->buffer_kb;
+	kb = kmark_buffer_cpu_size(inst, cpu) >> 10;
 	mutex_unlock(&kmark_mutex);
 	len = snprintf(buf, sizeof(buf), "%lu\n", kb);
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);

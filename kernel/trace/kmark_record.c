@@ -564,6 +564,11 @@ int kmark_buffer_ensure(struct kmark_instance *inst)
 				    RB_FL_OVERWRITE : 0);
 	if (!b)
 		return -ENOMEM;
+	if (inst->subbuf_order &&
+	    ring_buffer_subbuf_order_set(b, inst->subbuf_order)) {
+		ring_buffer_free(b);
+		return -ENOMEM;
+	}
 	kmark_set_buffer_clock(b, inst->clock);
 	/* Pairs with READ_ONCE() in the recorder and readers. */
 	smp_store_release(&inst->buffer, b);
@@ -574,6 +579,86 @@ int kmark_buffer_ensure(struct kmark_instance *inst)
 int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb)
 {
 	return kmark_buffer_resize_cpu(inst, kb, RING_BUFFER_ALL_CPUS);
+}
+
+/*
+ * The snapshot buffer could not take a setting the buffer took (out of
+ * memory): it goes, and error_log says so, not to lose it silently.
+ */
+static void kmark_snapshot_lost(struct kmark_instance *inst)
+{
+	kmark_snapshot_free(inst);
+	kmark_log_err(inst, "snapshot", 0,
+		      "Out of memory: the snapshot buffer could not follow the buffer's new size and is freed");
+}
+
+/* A sub-buffer's room for events: ring_buffer.c's rb_subbuf_capacity(). */
+static unsigned long kmark_subbuf_capacity(unsigned int order)
+{
+	return (PAGE_SIZE << order) - offsetof(struct kmark_rb_page, data);
+}
+
+/**
+ * kmark_buffer_cpu_size - the bytes a CPU's buffer holds, as ring_buffer_size()
+ * @inst:	the instance
+ * @cpu:	the CPU
+ *
+ * Before the buffer is made, what it will have once it is: the ring
+ * buffer's rounding of buffer_size_kb to whole sub-buffers (at least two),
+ * as ring_buffer_alloc() and then ring_buffer_subbuf_order_set() make it,
+ * so that what the size files show does not change when the buffer is
+ * made. Under kmark_mutex.
+ */
+unsigned long kmark_buffer_cpu_size(struct kmark_instance *inst, int cpu)
+{
+	unsigned long cap = kmark_subbuf_capacity(0), n;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (inst->buffer)
+		return ring_buffer_size(inst->buffer, cpu);
+	n = max(2UL, DIV_ROUND_UP(inst->buffer_kb << 10, cap));
+	if (inst->subbuf_order) {
+		n *= cap;
+		cap = kmark_subbuf_capacity(inst->subbuf_order);
+		n = max(2UL, DIV_ROUND_UP(n, cap));
+	}
+	return n * cap;
+}
+
+/**
+ * kmark_buffer_set_subbuf_order - buffer_subbuf_size_kb
+ * @inst:	the instance
+ * @order:	sub-buffers of PAGE_SIZE << @order
+ *
+ * Its buffer and snapshot get it now (what they held is gone, as with
+ * ftrace's), or the buffer when it is made. A snapshot that cannot follow
+ * is freed. Under kmark_mutex. Return: 0, -EPERM for the boot-mapped
+ * instance, -EBUSY while a reader of trace holds the buffer, -ENOMEM.
+ */
+int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
+				  unsigned int order)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&kmark_mutex);
+	if (inst->flight)
+		return -EPERM;	/* its layout is its reserved memory's */
+	/* Consumers read a page of the old size at a time. */
+	mutex_lock(&inst->read_mutex);
+	kmark_snapshot_hold(inst, true);
+	if (inst->buffer)
+		ret = ring_buffer_subbuf_order_set(inst->buffer, order);
+	if (!ret && inst->snapshot &&
+	    ring_buffer_subbuf_order_set(inst->snapshot, order))
+		kmark_snapshot_lost(inst);
+	kmark_snapshot_hold(inst, false);
+	if (!ret) {
+		inst->subbuf_order = order;
+		if (inst->buffer)
+			kmark_batch_reset(inst);	/* what was ready is gone */
+	}
+	mutex_unlock(&inst->read_mutex);
+	return ret;
 }
 
 /*
@@ -598,7 +683,7 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 		ret = ring_buffer_resize(inst->buffer, kb << 10, cpu);
 	if (ret >= 0 && inst->snapshot &&
 	    ring_buffer_resize(inst->snapshot, kb << 10, cpu) < 0)
-		kmark_snapshot_free(inst);
+		kmark_snapshot_lost(inst);
 	kmark_snapshot_hold(inst, false);
 	if (ret < 0)
 		return ret;
@@ -971,6 +1056,10 @@ static struct trace_buffer *kmark_buffer_like(struct kmark_instance *inst)
 				    RB_FL_OVERWRITE : 0);
 	if (!b)
 		return NULL;
+	if (ring_buffer_subbuf_order_set(b, ring_buffer_subbuf_order_get(inst->buffer))) {
+		ring_buffer_free(b);
+		return NULL;
+	}
 	kmark_set_buffer_clock(b, inst->clock);
 	for_each_possible_cpu(cpu) {
 		unsigned long size = ring_buffer_size(inst->buffer, cpu);

@@ -16,9 +16,9 @@ echo '!sys_sync' >> $K/set_event
 expect_eq "'!name' disables" "$(enabled)" ""
 echo 'sched_*' > $K/set_event
 expect_eq "glob sched_* enables exactly the sched markers" "$(enabled)" \
-	"sched:sched_process_exit sched:sched_process_fork sched:sched_process_free sched:sched_switch sched:sched_wakeup sched:sched_wakeup_new sched:sched_waking"
+	"sched:sched_process_exec sched:sched_process_exit sched:sched_process_fork sched:sched_process_free sched:sched_switch sched:sched_wakeup sched:sched_wakeup_new sched:sched_waking"
 echo 'sched_process_*' > $K/set_event
-expect_eq "glob sched_process_* is exact" "$(enabled)" "sched:sched_process_exit sched:sched_process_fork sched:sched_process_free"
+expect_eq "glob sched_process_* is exact" "$(enabled)" "sched:sched_process_exec sched:sched_process_exit sched:sched_process_fork sched:sched_process_free"
 echo '*' > $K/set_event
 expect_eq "'*' enables all events" "$(enabled)" "$(sort $K/available_events | tr '\n' ' ' | sed 's/ $//')"
 echo '!sched_*' >> $K/set_event

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: a pipe ping-pong between two known tasks shows as exact sched_switch lines
+# description: a pipe ping-pong between two known tasks shows as exact sched_switch lines; the sched_process_* markers' fields (fork's parent filter, exec's program and pids)
 . /tests/lib.sh
-plan 10
+plan 11
 reset_kmark
 N=200
 echo sched_switch > $K/set_event
@@ -56,4 +56,11 @@ echo 0 > $F/filter
 n=$(grep -c 'sched_process_fork:' $K/trace)
 other=$(grep 'sched_process_fork:' $K/trace | grep -vc " pid=$$ child_comm=")
 check "a filter on parent_pid: this shell's forks only ($n, $other others)" test "$n" -ge 2 -a "$other" = 0
+reset_kmark
+# sched_process_exec: the program as exec was given it, the pid it keeps.
+echo sched_process_exec > $K/set_event
+pid=$(sh -c 'echo $$; exec /bin/sh -c :')
+echo > $K/set_event
+expect_eq "sched_process_exec: filename=/bin/sh pid=$pid old_pid=$pid, once" \
+	"$(grep -c "sched_process_exec: filename=/bin/sh pid=$pid old_pid=$pid\$" $K/trace)" "1"
 reset_kmark

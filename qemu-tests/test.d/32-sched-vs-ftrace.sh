@@ -1,11 +1,11 @@
 #!/bin/sh
-# description: kmark's sched_switch, sched_waking, sched_wakeup and sched_wakeup_new against ftrace's on the same switches (x86_64, where ftrace is built in): the same prev/next pids, comms, prios and prev_state, in the same order per CPU; the same wakeups, field by field
+# description: kmark's sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and sched_process_exec against ftrace's on the same switches (x86_64, where ftrace is built in): the same prev/next pids, comms, prios and prev_state, in the same order per CPU; the same wakeups, field by field
 . /tests/lib.sh
-plan 9
+plan 10
 T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 if [ ! -e $T/events/sched/sched_switch/enable ]; then
-	for i in 1 2 3 4 5 6 7 8 9; do skip "kmark vs ftrace $i" "no ftrace in this kernel"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "kmark vs ftrace $i" "no ftrace in this kernel"; done
 	exit 0
 fi
 reset_kmark
@@ -74,5 +74,21 @@ same_wakeups sched_wakeup 400
 same_wakeups sched_waking 400
 # (each ping-pong forks its pong, named as its parent until it renames)
 same_wakeups sched_wakeup_new 2 kmark-testprog
+# sched_process_exec: the same line (filename, pid, old_pid) as ftrace's.
+echo > $T/trace
+reset_kmark
+echo 1 > $T/events/sched/sched_process_exec/enable
+echo sched_process_exec > $K/set_event
+echo 1 > $T/tracing_on
+sh -c 'exec /bin/sh -c :'
+echo 0 > $T/tracing_on
+echo 0 > $T/events/sched/sched_process_exec/enable
+echo > $K/set_event
+f=$(grep -o 'sched_process_exec: .*' $T/trace)
+k=$(grep -o 'sched_process_exec: .*' $K/trace)
+case "$f" in
+*"filename=/bin/sh pid="*) expect_eq "sched_process_exec: the same line as ftrace's" "$k" "$f" ;;
+*) not_ok "sched_process_exec: ftrace's line is not the exec's: '$f'" ;;
+esac
 echo > $T/trace
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
-plan 26
+plan 28
 reset_kmark
 echo > $K/kprobe_events
 fault_setup
@@ -36,6 +36,12 @@ sweep "set_event_pid '>' replaces" -s 't:set_event_pid:1 2' trunc $K/set_event_p
 sweep "options/event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/event-fork:0' \
 	trunc $K/options/event-fork 1
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
+sweep "buffer_subbuf_size_kb changes the sub-buffers" -s t:buffer_subbuf_size_kb:4 \
+	trunc $K/buffer_subbuf_size_kb 8
+sweep "buffer_subbuf_size_kb with a snapshot" -s t:buffer_subbuf_size_kb:4 -s t:snapshot:1 \
+	trunc $K/buffer_subbuf_size_kb 16
+echo 4 > $K/buffer_subbuf_size_kb
+echo 0 > $K/snapshot
 sweep "tracing_on" -s t:tracing_on:1 trunc $K/tracing_on 0
 sweep "read_delay_ms" -s t:read_delay_ms:50 trunc $K/read_delay_ms 20
 sweep "buffer_percent" -s t:buffer_percent:50 trunc $K/buffer_percent 30

@@ -38,8 +38,9 @@ sweep "options/event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
 sweep "buffer_subbuf_size_kb changes the sub-buffers" -s t:buffer_subbuf_size_kb:4 \
 	trunc $K/buffer_subbuf_size_kb 8
+# (the stress kernels count thousands of allocations here: sampled)
 sweep "buffer_subbuf_size_kb with a snapshot" -s t:buffer_subbuf_size_kb:4 -s t:snapshot:1 \
-	trunc $K/buffer_subbuf_size_kb 16
+	-n 100:17 trunc $K/buffer_subbuf_size_kb 16
 echo 4 > $K/buffer_subbuf_size_kb
 echo 0 > $K/snapshot
 sweep "tracing_on" -s t:tracing_on:1 trunc $K/tracing_on 0

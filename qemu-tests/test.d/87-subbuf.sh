@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: buffer_subbuf_size_kb as ftrace's: the sub-buffers (trace_pipe_raw's pages) of 1 to 128 pages, a size rounded up to a power of two of pages, header_page's data size following it before and after the buffer is made; pages of the new size from read() (a file opened before the change too) and splice(), every event in them; the snapshot follows it; refused with error_log's line and nothing changed for bad sizes, while a reader of trace holds the buffer, and for the boot-mapped instance; the per-CPU sizes read the same before and after the buffer is made
 . /tests/lib.sh
-plan 17
+plan 19
 reset_kmark
 P=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 F=$K/buffer_subbuf_size_kb
@@ -58,6 +58,21 @@ echo 1 > $K/snapshot
 expect_eq "after a snapshot swap the sub-buffers keep the new size" \
 	"$(cat $F) $(data $K)" "8 $((8192 - hdr))"
 echo 0 > $K/snapshot
+
+# kmark record takes the page size from header_page: read() and splice().
+for how in read splice; do
+	opt=
+	[ $how = splice ] && opt=-S
+	kmark record $opt -q -t 1 -o /tmp/sb.dat sys_sync 2> /tmp/sb.err &
+	r=$!
+	sleep 0.3
+	taskset 1 kmark-testprog sync 600
+	wait $r
+	expect_eq "kmark record ($how) with 8 KiB sub-buffers: 600 events in 8 KiB pages, none lost" \
+		"$(grep -c '^kmark: CPU 0: 600 events, [0-9]* KiB (2 pages); lost 0$' /tmp/sb.err)" "1"
+	grep -q 'CPU 0: 600 events' /tmp/sb.err || diag "$(cat /tmp/sb.err)"
+done
+rm -f /tmp/sb.dat
 echo "$((P / 1024))" > $F
 
 # An instance before its buffer is made: the setting and header_page

@@ -130,9 +130,10 @@ ftrace nor BPF, and one line marks a point.
         'kconfig': [], 'make': [],
         'body': """\
 sched_switch, sched_wakeup, sched_process_fork, sched_process_exit,
-sched_process_free and sched_process_exec markers, placed beside ftrace's tracepoints of the
-same names and with their fields (comms inline, prev_state in ftrace's
-encoding), so that tools that read ftrace's sched events read kmark's.
+sched_process_free and sched_process_exec markers, placed beside
+ftrace's tracepoints of the same names and with their fields (comms
+inline, prev_state in ftrace's encoding), so that tools that read
+ftrace's sched events read kmark's.
 sync(2) gets the zero-argument marker sys_sync, a point a user can fire
 from a shell. The slab allocator's kmalloc entry points get kmem:kmalloc
 beside each trace_kmalloc(), with its fields (call_site, ptr, bytes_req,

@@ -817,7 +817,7 @@ static ssize_t kmark_raw_splice_read(struct file *file, loff_t *ppos,
 	struct kmark_page_ref *ref;
 	bool woken = false;
 	ssize_t ret = 0;
-	unsigned int i;
+	unsigned int i, psize;
 
 	/* Whole pages only; a page read() began is read() to its end. */
 	if (READ_ONCE(r->off) != r->size)
@@ -829,10 +829,14 @@ again:
 	mutex_lock(&inst->read_mutex);
 	/* A snapshot may swap the buffers: the pages are this one's. */
 	buffer = READ_ONCE(inst->buffer);
-	ret = kmark_raw_fit(r, buffer);
-	if (!ret && len < r->size)
+	/*
+	 * Pages of the buffer's sub-buffer size (buffer_subbuf_size_kb),
+	 * maybe not read()'s page's: that one is read()'s alone (r->lock).
+	 */
+	psize = ring_buffer_subbuf_size_get(buffer);
+	if (len < psize)
 		ret = -EINVAL;
-	for (i = 0; !ret && i < spd.nr_pages_max && len >= r->size &&
+	for (i = 0; !ret && i < spd.nr_pages_max && len >= psize &&
 	     ring_buffer_entries_cpu(buffer, r->cpu); i++) {
 		int rr;
 
@@ -849,7 +853,7 @@ again:
 			kfree(ref);
 			break;
 		}
-		rr = ring_buffer_read_page(buffer, ref->rpage, r->size, r->cpu, 1);
+		rr = ring_buffer_read_page(buffer, ref->rpage, psize, r->cpu, 1);
 		if (rr < 0) {
 			/* No page the writer has left. */
 			ring_buffer_free_read_page(buffer, r->cpu, ref->rpage);
@@ -867,11 +871,11 @@ again:
 		atomic_inc(&inst->buf_users);
 		spd.pages[i] = virt_to_page(ring_buffer_read_page_data(ref->rpage));
 		spd.partial[i].offset = 0;
-		spd.partial[i].len = r->size;
+		spd.partial[i].len = psize;
 		spd.partial[i].private = (unsigned long)ref;
 		spd.nr_pages++;
-		len -= r->size;
-		*ppos += r->size;
+		len -= psize;
+		*ppos += psize;
 	}
 	mutex_unlock(&inst->read_mutex);
 

@@ -19,7 +19,7 @@ import re
 
 # The flavours whose kernels have no ftrace (scripts/config: i386.config
 # and stress.config turn CONFIG_FTRACE off; x86_64.config turns it on).
-NO_FTRACE = 'i386 i386-stress x86_64-stress'
+NO_FTRACE = 'i386 i386-lockdep i386-stress x86_64-stress'
 
 ALLOWED = [
     (NO_FTRACE, '32-sched-vs-ftrace.*', r'^no ftrace in this kernel$',
@@ -33,7 +33,7 @@ ALLOWED = [
      "the documents' commands are compared with their x86_64 output"),
     # Only x86_64's check boot has kmark_event= on its command line, which
     # allocates the buffer (and the table of names) before KUnit runs.
-    ('i386 i386-stress x86_64-stress x86_64-lockdown-*',
+    ('i386 i386-lockdep i386-stress x86_64-stress x86_64-lockdown-*',
      'kmark.kmark_test_comm_current', r'^no buffer allocated yet',
      'no kmark_event= at boot: the table of names is made later'),
     # The single-CPU kernel has no CPU to leave out of the mask.
@@ -47,6 +47,8 @@ ALLOWED = [
     # check runs on the stress kernels.
     ('x86_64', '30-fuzz.kmemleak', r'^this kernel has no kmemleak$',
      'x86_64 is the bench kernel (no kmemleak); i386-stress has it'),
+    ('i386-lockdep', '30-fuzz.kmemleak', r'^this kernel has no kmemleak$',
+     'i386-lockdep is lockdep only (on patched keys); i386-stress has kmemleak'),
     # 95-ftracetest: ftrace's own run doubles the test's time; make check
     # compares with the table's ftrace column (ftracetest=full runs it).
     ('x86_64', '95-ftracetest.*',

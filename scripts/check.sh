@@ -4,6 +4,8 @@
 # userspace/ and scripts/, then per kernel flavour builds, boots and runs
 # KUnit and the guest tests:
 #   x86_64         patched-NOP static keys, ftrace beside kmark
+#   i386-lockdep   lockdep while static keys are patched: the tests that
+#                  patch them most (toggles, module markers, the fuzzer)
 #   i386-stress    lockdep, kmemleak, KFENCE, no ftrace at all; both vCPUs
 #                  really parallel (multi-threaded TCG, JUMP_LABEL off);
 #                  the guest tests plus the stress tests of qemu-tests/stress.d
@@ -27,7 +29,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/tally.sh"
 . "$top/scripts/guest.sh"
 INFO_TAG=CHECK
-FLAVOURS=${FLAVOURS:-${ARCHES:-x86_64 i386-stress}}
+FLAVOURS=${FLAVOURS:-${ARCHES:-x86_64 i386-lockdep i386-stress}}
 start=$(date +%s)
 export KMARK_T0=$start
 
@@ -271,7 +273,9 @@ for flavour in $ordered; do
 		report_extra "$flavour" ;;
 	*)
 		guest_main "$flavour" &
-		pending=$flavour pending_pid=$! extras="$extras $flavour" ;;
+		pending=$flavour pending_pid=$!
+		# (i386-lockdep's flight recorder is i386-stress's)
+		[ "$flavour" = i386-lockdep ] || extras="$extras $flavour" ;;
 	esac
 done
 host_report

@@ -38,6 +38,21 @@ guest_main() {
 	*-stress) dirs="test.d stress.d"; args=slab_nomerge; fuzz=${FUZZ_TIME:-30}
 		skip="60-toggle-stress 72-kprobe-syntax-errors 15-doc-commands 99-comm-table-full"
 		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat" ;;
+	# i386-lockdep: lockdep while static keys are patched (JUMP_LABEL
+	# on, single-threaded TCG), which neither x86_64 (no lockdep: it is
+	# the bench kernel) nor the stress kernels (no patching) have. The
+	# tests that patch keys most: markers toggled while recording,
+	# module markers loaded and unloaded, the fuzzer. Its flight
+	# recorder is i386-stress's (no extra boots).
+	i386-lockdep) dirs="test.d stress.d"; args=; fuzz=${FUZZ_TIME:-30}
+		skip="15-doc-commands 20-storm"
+		for t in "$top"/qemu-tests/test.d/*.sh; do
+			t=$(basename "$t" .sh)
+			case " 60-toggle-stress 90-modules 92-module-markers " in
+			*" $t "*) ;;
+			*) skip="$skip $t" ;;
+			esac
+		done ;;
 	*) args= ;;
 	esac
 	# test.d/15-doc-commands is made from the documents by mkinitramfs.sh.

@@ -231,16 +231,26 @@ expect_eq "no failed write left a trigger" \
 while read -r t; do
 	errcmp synthetic_events "$t"
 done < $SYNTHS
+# same_listing FILE DEF: DEF written to ftrace's and kmark's FILE is listed
+# alike there; then it goes.
+same_listing() {
+	echo "$2" >> $T/$1
+	echo "$2" >> $K/$1
+	name=${2%% *}
+	name=${name##*[:/]}
+	f=$(grep -E "(^|/)$name	" $T/$1)
+	if [ -z "$f" ]; then
+		not_ok "$1 lists '$2' as ftrace does: ftrace's lists no $name"
+	else
+		expect_eq "$1 lists '$2' as ftrace does" "$(grep -E "(^|/)$name	" $K/$1)" "$f"
+	fi
+	echo "!$name" >> $T/synthetic_events
+	echo "!$name" >> $K/synthetic_events
+}
 # Definitions both take, listed alike (the old form without ';' too).
 for d in 'hvfa u64 lat; pid_t pid; char comm[16]' 'hvfb char str[]; unsigned int n; s8 c' \
 	'hvfc u64 a u32 b'; do
-	echo "$d" >> $T/synthetic_events
-	echo "$d" >> $K/synthetic_events
-	name=${d%% *}
-	expect_eq "synthetic_events lists '$d' as ftrace does" \
-		"$(grep "^$name	" $K/synthetic_events)" "$(grep "^$name	" $T/synthetic_events)"
-	echo "!$name" >> $T/synthetic_events
-	echo "!$name" >> $K/synthetic_events
+	same_listing synthetic_events "$d"
 done
 # dynamic_events' s: as ftrace's: errors, then the same definitions listed.
 while read -r t; do
@@ -248,14 +258,7 @@ while read -r t; do
 done < $DYNS
 for d in 's:hvfa u64 lat; pid_t pid; char comm[16]' 's:synthetic/hvfb char str[]; s8 c' \
 	's:hvfc u64 a u32 b'; do
-	echo "$d" >> $T/dynamic_events
-	echo "$d" >> $K/dynamic_events
-	name=${d%% *}
-	name=${name##*[:/]}
-	expect_eq "dynamic_events lists '$d' as ftrace does" \
-		"$(grep "/$name	" $K/dynamic_events)" "$(grep "/$name	" $T/dynamic_events)"
-	echo "-:$name" >> $T/dynamic_events
-	echo "-:synthetic/$name" >> $K/dynamic_events
+	same_listing dynamic_events "$d"
 done
 echo '!hvf_lat' >> $T/synthetic_events
 echo '!hvf_lat' >> $K/synthetic_events

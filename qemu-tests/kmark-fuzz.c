@@ -1210,16 +1210,63 @@ static void snap_dir(struct snap *s, const char *rel, int depth)
 	s->val[s->n++] = b.p;
 }
 
+/*
+ * A pid list (set_event_pid, set_event_notrace_pid) as it stands for the
+ * tasks alive: a listed task is dropped when it is freed (as ftrace's
+ * sched_process_free), at any time after it exited, also during another
+ * write. Into @out (@size bytes).
+ */
+static void pids_alive(const char *val, char *out, size_t size)
+{
+	const char *p = val;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char proc[64];
+
+		snprintf(proc, sizeof(proc), "/proc/%.*s", (int)len, p);
+		if ((len == 0 || !strspn(p, "0123456789") ||
+		     !access(proc, F_OK)) && n + len + 2 < size) {
+			memcpy(out + n, p, len);
+			n += len;
+			out[n++] = '\n';
+			out[n] = '\0';
+		}
+		p += len + (e != NULL);
+	}
+}
+
+static bool is_pid_list(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n >= 13 && !strcmp(name + n - 13, "set_event_pid")) ||
+	       (n >= 21 && !strcmp(name + n - 21, "set_event_notrace_pid"));
+}
+
 /* The first item that differs, or -1; @others: only items not the write's. */
 static int snap_diff(const struct snap *a, const struct snap *b, bool others)
 {
+	static char x[1 << 16], y[1 << 16];
 	int i;
 
 	for (i = 0; i < a->n && i < b->n; i++) {
 		if (others && a->own[i])
 			continue;
-		if (strcmp(a->name[i], b->name[i]) || strcmp(a->val[i], b->val[i]))
+		if (strcmp(a->name[i], b->name[i]))
 			return i;
+		if (!strcmp(a->val[i], b->val[i]))
+			continue;
+		if (is_pid_list(a->name[i])) {
+			pids_alive(a->val[i], x, sizeof(x));
+			pids_alive(b->val[i], y, sizeof(y));
+			if (!strcmp(x, y))
+				continue;
+		}
+		return i;
 	}
 	return a->n == b->n ? -1 : i;
 }

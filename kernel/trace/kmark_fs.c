@@ -524,7 +524,7 @@ static ssize_t kmark_buffer_kb_read(struct file *file, char __user *ubuf,
 	return kmark_read_ulong(ubuf, cnt, ppos, kb);
 }
 
-static void kmark_log_resize_err(struct kmark_instance *inst, int ret)
+void kmark_log_resize_err(struct kmark_instance *inst, int ret)
 {
 	kmark_log_err(inst, "buffer_size_kb", 0,
 		      ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SIZE :

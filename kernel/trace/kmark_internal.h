@@ -701,6 +701,7 @@ struct kmark_rb_page {
 };
 
 int kmark_buffer_resize(struct kmark_instance *inst, unsigned long kb);
+void kmark_log_resize_err(struct kmark_instance *inst, int ret);
 unsigned long kmark_buffer_cpu_size(struct kmark_instance *inst, int cpu);
 int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
 				  unsigned int order);

@@ -1016,8 +1016,8 @@ static ssize_t kmark_cpu_kb_write(struct file *file, const char __user *ubuf,
 	if (!ret)
 		ret = kmark_buffer_resize_cpu(inst, kb, cpu);
 	mutex_unlock(&kmark_mutex);
-	if (ret == -EPERM)
-		kmark_log_err(inst, "buffer_size_kb", 0, KMARK_ERR_BOOT_MAPPED_SIZE);
+	if (ret)
+		kmark_log_resize_err(inst, ret);
 	if (ret)
 		return ret;
 	*ppos += cnt;

@@ -27,6 +27,7 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
@@ -662,6 +663,24 @@ int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
 }
 
 /*
+ * Whether @kb per CPU (of CPU @cpu, or all) can be had, the snapshot's
+ * too. The ring buffer checks si_mem_available() against its count of
+ * sub-buffers, not of pages: with sub-buffers of several pages, a size far
+ * beyond memory reached the page allocator, which failed it loudly
+ * (warn_alloc, the fuzzer's kmsg check). The same check, in pages.
+ */
+static bool kmark_buffer_fits(struct kmark_instance *inst, unsigned long kb,
+			      int cpu)
+{
+	unsigned long pages = DIV_ROUND_UP(kb, PAGE_SIZE >> 10);
+	unsigned long n = cpu == RING_BUFFER_ALL_CPUS ? num_online_cpus() : 1;
+
+	if (inst->snapshot)
+		n *= 2;
+	return pages <= (unsigned long)max(si_mem_available(), 0L) / n;
+}
+
+/*
  * Resize @inst's buffer of CPU @cpu (or all), and its snapshot alike: the
  * two are swapped, so they must stay the same size. A snapshot that
  * cannot follow is freed. Under kmark_mutex.
@@ -674,6 +693,8 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 	lockdep_assert_held(&kmark_mutex);
 	if (inst->flight)
 		return -EPERM;	/* its buffer is its reserved memory */
+	if (inst->buffer && !kmark_buffer_fits(inst, kb, cpu))
+		return -ENOMEM;
 	/*
 	 * A snapshot trigger swapping the two between their resizes would
 	 * resize one buffer twice and the other never.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: buffer_subbuf_size_kb as ftrace's: the sub-buffers (trace_pipe_raw's pages) of 1 to 128 pages, a size rounded up to a power of two of pages, header_page's data size following it before and after the buffer is made; pages of the new size from read() (a file opened before the change too) and splice(), every event in them; the snapshot follows it; refused with error_log's line and nothing changed for bad sizes, while a reader of trace holds the buffer, and for the boot-mapped instance; the per-CPU sizes read the same before and after the buffer is made
 . /tests/lib.sh
-plan 19
+plan 20
 reset_kmark
 P=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 F=$K/buffer_subbuf_size_kb
@@ -73,6 +73,19 @@ for how in read splice; do
 	grep -q 'CPU 0: 600 events' /tmp/sb.err || diag "$(cat /tmp/sb.err)"
 done
 rm -f /tmp/sb.dat
+echo "$((P / 1024))" > $F
+
+# A size beyond memory with sub-buffers of several pages: ENOMEM and
+# error_log's line, and no page allocation failure in the kernel log (the
+# ring buffer's own check counts sub-buffers, not pages: the fuzzer's
+# kmsg check saw the allocator fail loudly).
+echo 16 > $F
+echo > $K/error_log
+b=$(dmesg | grep -c 'page allocation failure')
+err=$(echo 1048576 2>&1 > $K/per_cpu/cpu1/buffer_size_kb)
+a=$(dmesg | grep -c 'page allocation failure')
+expect_eq "1 GiB for a CPU with 16 KiB sub-buffers: ENOMEM, error_log says so, the allocator is not reached" \
+	"$(echo "$err" | grep -c 'Cannot allocate memory') $(grep -c 'Could not resize the buffer: out of memory' $K/error_log) $((a - b))" "1 1 0"
 echo "$((P / 1024))" > $F
 
 # An instance before its buffer is made: the setting and header_page

@@ -18,8 +18,12 @@ import fnmatch
 import re
 
 # The flavours whose kernels have no ftrace (scripts/config: i386.config
-# and stress.config turn CONFIG_FTRACE off; x86_64.config turns it on).
-NO_FTRACE = 'i386 i386-lockdep i386-stress x86_64-stress'
+# and stress.config turn CONFIG_FTRACE off; x86_64.config and
+# dynftrace.config, i386-lockdep's, turn it on).
+NO_FTRACE = 'i386 i386-stress x86_64-stress'
+# The flavours whose kernels have no DYNAMIC_FTRACE (the function tracer:
+# only i386-lockdep's dynftrace.config has it).
+NO_DYNFTRACE = 'x86_64 x86_64-clang x86_64-stress i386 i386-stress'
 
 ALLOWED = [
     (NO_FTRACE, '32-sched-vs-ftrace.*', r'^no ftrace in this kernel$',
@@ -36,6 +40,9 @@ ALLOWED = [
     ('i386 i386-lockdep i386-stress x86_64-stress x86_64-lockdown-*',
      'kmark.kmark_test_comm_current', r'^no buffer allocated yet',
      'no kmark_event= at boot: the table of names is made later'),
+    # Which functions are notrace only a DYNAMIC_FTRACE kernel knows.
+    (NO_DYNFTRACE, '73-kprobe-notrace.*', r'^no DYNAMIC_FTRACE in this kernel$',
+     'i386-lockdep has the function tracer; the others leave it out (build time)'),
     # The single-CPU kernel has no CPU to leave out of the mask.
     ('i386', '27-cpumask.*', r'^one CPU: nothing to leave out$',
      'make run ARCH=i386 and FLAVOURS=i386 boot one vCPU'),

@@ -12,8 +12,10 @@
 #   x86_64-stress  the same on x86_64, + kasan (on request only)
 #   i386           common + i386 + debug (lockdep, no ftrace at all;
 #                  patched NOPs): make run ARCH=i386
-#   i386-lockdep   the same, make check's: lockdep while static keys are
-#                  patched (the stress kernels have no patching)
+#   i386-lockdep   the same + dynftrace, make check's: lockdep while static
+#                  keys are patched (the stress kernels have no patching),
+#                  and the function tracer (DYNAMIC_FTRACE), which tells
+#                  kmark's kprobe events which functions are notrace
 #   i386-bench     common + i386 + bench: make bench's kmark-only i386 figures
 #   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
 #   ARCH-matrix    common + ARCH + matrix: the base of the configuration
@@ -30,7 +32,8 @@ case "$flavour" in
 x86_64) frags=(common x86_64 bench) ;;
 x86_64-stress) frags=(common x86_64 debug stress kasan) ;;
 i386-stress) frags=(common i386 debug stress) ;;
-i386|i386-lockdep) frags=(common i386 debug) ;;
+i386) frags=(common i386 debug) ;;
+i386-lockdep) frags=(common i386 debug dynftrace) ;;
 i386-bench) frags=(common i386 bench) ;;
 x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
 x86_64-clang) frags=(common x86_64 bench) ;;

@@ -43,12 +43,13 @@ guest_main() {
 	# the bench kernel) nor the stress kernels (no patching) have. The
 	# tests that patch keys most: markers toggled while recording,
 	# module markers loaded and unloaded, the fuzzer. Its flight
-	# recorder is i386-stress's (no extra boots).
+	# recorder is i386-stress's (no extra boots). Its function tracer
+	# (DYNAMIC_FTRACE) knows the notrace functions: 73-kprobe-notrace.
 	i386-lockdep) dirs="test.d stress.d"; args=; fuzz=${FUZZ_TIME:-30}
 		skip="15-doc-commands 20-storm"
 		for t in "$top"/qemu-tests/test.d/*.sh; do
 			t=$(basename "$t" .sh)
-			case " 60-toggle-stress 90-modules 92-module-markers " in
+			case " 60-toggle-stress 73-kprobe-notrace 90-modules 92-module-markers " in
 			*" $t "*) ;;
 			*) skip="$skip $t" ;;
 			esac

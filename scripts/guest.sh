@@ -44,12 +44,14 @@ guest_main() {
 	# tests that patch keys most: markers toggled while recording,
 	# module markers loaded and unloaded, the fuzzer. Its flight
 	# recorder is i386-stress's (no extra boots). Its function tracer
-	# (DYNAMIC_FTRACE) knows the notrace functions: 73-kprobe-notrace.
+	# (DYNAMIC_FTRACE) knows the notrace functions (73-kprobe-notrace),
+	# and makes a kprobe at a function's entry ftrace-based, as on a
+	# distribution kernel: the kprobe tests run through that too.
 	i386-lockdep) dirs="test.d stress.d"; args=; fuzz=${FUZZ_TIME:-30}
 		skip="15-doc-commands 20-storm"
 		for t in "$top"/qemu-tests/test.d/*.sh; do
 			t=$(basename "$t" .sh)
-			case " 60-toggle-stress 73-kprobe-notrace 90-modules 92-module-markers " in
+			case " 60-toggle-stress 70-kprobes 71-kprobe-review 73-kprobe-notrace 75-kprobe-context-switch 90-modules 92-module-markers " in
 			*" $t "*) ;;
 			*) skip="$skip $t" ;;
 			esac

@@ -9,7 +9,8 @@
  *        [:sort=FIELD[.descending|.ascending][,FIELD...]][:size=N]
  *        [:name=NAME][:pause][:continue][:clear][:nohitcount]
  *        [:VAR=EXPR...][:onmatch(SYS.EVENT).trace(SYNTH,PARAM...)]
- *        [:onmax($VAR).save(FIELD,...)] [if FILTER]
+ *        [:onmax($VAR).save(FIELD,...)] [:onchange($VAR).trace(SYNTH,...)]
+ *        [if FILTER]
  *
  * FIELD: an event field, common_pid, common_cpu, common_comm,
  * common_timestamp, common_stacktrace (keys), hitcount (vals, sort), a
@@ -23,8 +24,10 @@
  * read (and consumed) under this hit's key: what histogram.rst's
  * wakeup_latency example does with sched_wakeup's ts0 and sched_switch's
  * next_pid. onmatch(SYS.EVENT).trace() fires a synthetic event
- * (kmark_synth.c) when every variable it needs was there; onmax() keeps
- * the largest value of a variable and the fields saved with it.
+ * (kmark_synth.c) when every variable it needs was there; onmax($VAR) and
+ * onchange($VAR) track a variable per entry (from 0, as ftrace's) and,
+ * when a hit raises (changes) it, save() fields with it or trace() a
+ * synthetic event.
  *
  * events/SYS/NAME/hist shows each hist trigger's table as ftrace prints it,
  * with "Totals: Hits, Entries, Dropped".
@@ -165,16 +168,18 @@ static bool kmark_hvar_expr(const struct kmark_hvar *v)
 	return v->node[v->root].op;
 }
 
-enum { KMARK_HA_ONMATCH, KMARK_HA_ONMAX };
+/* An action's handler; its action is save() (@nr_save) or trace() (@synth) */
+enum { KMARK_HA_ONMATCH, KMARK_HA_ONMAX, KMARK_HA_ONCHANGE };
+#define KMARK_HIST_ACTIONS	2
 
 struct kmark_haction {
 	u8 kind;
 	bool trace_kw;				/* .trace(SYNTH,...) */
 	char match_sys[KMARK_NAME_MAX], match_ev[KMARK_NAME_MAX];
-	struct kmark_marker *synth;		/* onmatch: held */
+	struct kmark_marker *synth;		/* trace(): held */
 	unsigned int nr_params;
 	struct kmark_hfield params[KMARK_HIST_PARAMS];
-	struct kmark_hfield max;		/* onmax: its variable */
+	struct kmark_hfield max;		/* onmax, onchange: the variable */
 	unsigned int nr_save;
 	struct kmark_hfield save[KMARK_HIST_SAVE];
 	char *text;				/* as ftrace lists it */
@@ -197,7 +202,7 @@ struct kmark_haction {
  * @sort:	its sort keys (@nr_sort), @sort_f their fields (NULL:
  *		hitcount)
  * @vars:	its variables (@nr_vars)
- * @actions:	onmatch() and onmax() (@nr_actions)
+ * @actions:	onmatch(), onmax() and onchange() (@nr_actions)
  * @nohitcount:	hitcount not shown
  * @timestamps:	common_timestamp is read: the instance's clock is @clock
  * @reads:	the $VARs of other hists it reads (@nr_reads), in the order
@@ -221,7 +226,7 @@ struct kmark_hist {
 	unsigned int nr_vars;
 	struct kmark_hvar vars[KMARK_HIST_VARS];
 	unsigned int nr_actions;
-	struct kmark_haction actions[2];
+	struct kmark_haction actions[KMARK_HIST_ACTIONS];
 	bool nohitcount;
 	bool timestamps;
 	char clock[16];
@@ -231,11 +236,14 @@ struct kmark_hist {
 	bool synth_dropped;	/* unreg gave back the synthetic events */
 };
 
-/* A table entry's own data: the task's name (.execname), onmax's state. */
+/*
+ * A table entry's own data: the task's name (.execname), what onmax() and
+ * onchange() track (per action, from 0), what save() saved (@saved_set).
+ */
 struct kmark_helt {
 	char comm[TASK_COMM_LEN];
-	u64 max;
-	bool max_set;
+	u64 track[KMARK_HIST_ACTIONS];
+	bool saved_set;
 	u64 saved[KMARK_HIST_SAVE];
 	char saved_str[KMARK_HIST_SAVE][TASK_COMM_LEN];
 };
@@ -474,7 +482,7 @@ static bool notrace kmark_hist_self_set(const struct kmark_hist *h,
 	for (i = 0; i < h->nr_actions; i++) {
 		const struct kmark_haction *act = &h->actions[i];
 
-		if (act->kind == KMARK_HA_ONMAX &&
+		if (act->kind != KMARK_HA_ONMATCH &&
 		    !tracing_map_var_set(elt, act->max.idx))
 			return false;
 		for (j = 0; j < act->nr_params; j++)
@@ -551,7 +559,16 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 		const struct kmark_haction *act = &h->actions[i];
 		struct kmark_helt *he = elt->private_data;
 
-		if (act->kind == KMARK_HA_ONMATCH) {
+		if (act->kind != KMARK_HA_ONMATCH) {
+			/* ftrace's check_track_val_max(), _changed() */
+			if (!kmark_hist_operand(h, &act->max, hdr, rec, refv,
+						elt, &a) ||
+			    (act->kind == KMARK_HA_ONMAX ? a <= he->track[i] :
+							   a == he->track[i]))
+				continue;
+			he->track[i] = a;
+		}
+		if (act->synth) {
 			for (j = 0; j < act->nr_params; j++)
 				if (!kmark_hist_param(h, &act->params[j], hdr, rec,
 						      len, refv, elt, strs, j,
@@ -561,11 +578,7 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 				kmark_synth_fire(act->synth, vals);
 			continue;
 		}
-		if (!kmark_hist_operand(h, &act->max, hdr, rec, refv, elt, &a) ||
-		    (he->max_set && a <= he->max))
-			continue;
-		he->max = a;
-		he->max_set = true;
+		he->saved_set = true;
 		for (j = 0; j < act->nr_save; j++) {
 			const struct kmark_hfield *sv = &act->save[j];
 
@@ -1254,9 +1267,10 @@ static bool kmark_hist_takes(const struct kmark_marker *synth, unsigned int i,
 }
 
 /*
- * onmatch(SYS.EVENT).trace(SYNTH,P...) (or .SYNTH(P...)) and
- * onmax($VAR).save(F,...), as ftrace's onmatch_parse(), track_data_parse(),
- * action_parse() and trace_action_create() read them, with their errors.
+ * onmatch(SYS.EVENT).trace(SYNTH,P...) (or .SYNTH(P...)), onmax($VAR) and
+ * onchange($VAR) with .save(F,...) or .trace(SYNTH,P...), as ftrace's
+ * onmatch_parse(), track_data_parse(), action_parse() and
+ * trace_action_create() read them, with their errors.
  */
 static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 {
@@ -1264,11 +1278,15 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 	struct kmark_haction *act = &h->actions[h->nr_actions];
 	char *str, *arg, *action, *params, buf[KMARK_HIST_ACTION_TEXT];
 	bool onmatch = str_has_prefix(text, "onmatch(");
+	const char *handler;
 	unsigned int i;
 	int ret;
 
-	str = text + (onmatch ? 8 : 6);
-	act->kind = onmatch ? KMARK_HA_ONMATCH : KMARK_HA_ONMAX;
+	act->kind = onmatch ? KMARK_HA_ONMATCH :
+		    str_has_prefix(text, "onmax(") ? KMARK_HA_ONMAX :
+		    KMARK_HA_ONCHANGE;
+	handler = act->kind == KMARK_HA_ONMAX ? "onmax" : "onchange";
+	str = strchr(text, '(') + 1;
 	arg = strsep(&str, ")");
 	if (onmatch) {
 		char *sys;
@@ -1289,7 +1307,7 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			ps->err->msg = KMARK_HE_PAREN;
 			return -EINVAL;
 		}
-		snprintf(buf, sizeof(buf), "onmax(%s).", arg);
+		snprintf(buf, sizeof(buf), "%s(%s).", handler, arg);
 	}
 	/* action_parse(): ".ACTION(PARAMS)" */
 	strsep(&str, ".");
@@ -1315,9 +1333,9 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			return kmark_hist_err(ps, KMARK_HE_PAREN, params);
 		if (onmatch)
 			return kmark_hist_err(ps, KMARK_HE_MISMATCH, action);
-		ps->err->msg = "onmax().snapshot() is not supported: use save()";
+		ps->err->msg = "The snapshot() action is not supported: use save() or trace()";
 		return -EINVAL;
-	} else if (onmatch) {
+	} else {
 		/* .trace(SYNTH,P...) or the short form .SYNTH(P...) */
 		const char *synth = action;
 
@@ -1354,9 +1372,6 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			return kmark_hist_err(ps, KMARK_HE_SYNTH_COUNT, synth);
 		}
 		kmark_synth_get(act->synth);
-	} else {
-		ps->err->msg = "onmax()'s action is save(FIELD,...)";
-		return -EINVAL;
 	}
 	strlcat(buf, ")", sizeof(buf));
 	if (!onmatch) {
@@ -1664,14 +1679,13 @@ static int kmark_hist_parse(struct kmark_trigger *t, char *param,
 		} else if (!strcmp(word, "clear")) {
 			ps.flags |= KMARK_HP_CLEAR;
 		} else if ((str_has_prefix(word, "onmatch(") ||
-			    str_has_prefix(word, "onmax(")) &&
+			    str_has_prefix(word, "onmax(") ||
+			    str_has_prefix(word, "onchange(")) &&
 			   ps.nr_act < ARRAY_SIZE(h->actions)) {
 			ps.act[ps.nr_act++] = word;
 		} else {
 			/* ftrace: EINVAL, no error_log entry */
-			err->msg = str_has_prefix(word, "onchange(") ?
-				   "onchange() is not supported" :
-				   str_has_prefix(word, "on") ?
+			err->msg = str_has_prefix(word, "on") ?
 				   "Too many actions (at most 2)" :
 				   "Unknown hist attribute";
 			return -EINVAL;
@@ -2172,15 +2186,20 @@ static void kmark_hist_show_one(struct seq_file *m, struct kmark_trigger *t,
 		for (j = 0; j < h->nr_actions; j++) {
 			const struct kmark_haction *act = &h->actions[j];
 
-			if (act->kind != KMARK_HA_ONMAX || !he->max_set)
+			/* ftrace's track_data_print(), for every entry */
+			if (act->kind == KMARK_HA_ONMATCH)
 				continue;
-			seq_printf(m, "\n\tmax: %10llu", he->max);
+			seq_printf(m, act->kind == KMARK_HA_ONMAX ?
+				   "\n\tmax: %10llu" : "\n\tchanged: %10llu",
+				   he->track[j]);
 			for (k = 0; k < act->nr_save; k++) {
 				const struct kmark_hfield *sv = &act->save[k];
 
+				/* ftrace prints an unset string as (null) */
 				if (sv->is_str)
 					seq_printf(m, "  %s: %-32s", sv->name,
-						   he->saved_str[k]);
+						   he->saved_set ?
+						   he->saved_str[k] : "(null)");
 				else
 					seq_printf(m, "  %s: %10llu", sv->name,
 						   he->saved[k]);

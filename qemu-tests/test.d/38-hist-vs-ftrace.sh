@@ -26,6 +26,10 @@ hist:keys=prev_pid,next_prio:sort=prev_pid:pause $F
 hist:keys=prev_pid:hvfe1=prev_prio*2+next_prio/2:sort=prev_pid $F
 hist:keys=prev_pid:hvfe2=16-8-4-2,hvfe3=4+6/2-2:sort=prev_pid $F
 hist:keys=prev_pid:hvfe4=-(prev_prio),hvfe5=0x10*next_pid:sort=prev_pid $F
+hist:keys=prev_pid:hvfm1=next_prio:onmax(\$hvfm1).save(next_comm,prev_prio):sort=prev_pid $F
+hist:keys=prev_pid:hvfc1=next_pid:onchange(\$hvfc1).save(next_comm):sort=prev_pid $F
+hist:keys=prev_pid:hvfm2=next_pid:onmax(\$hvfm2).trace(hvf_pp,\$hvfm2,prev_prio):sort=prev_pid $F
+hist:keys=prev_pid:hvfc2=next_pid:onchange(\$hvfc2).hvf_pp(\$hvfc2,next_prio):sort=prev_pid $F
 EOF
 # Bad trigger texts for sched_switch's trigger file (ftracetest's
 # trigger-hist-syntax-errors.tc and trigger-action-hist-xfail.tc, then the
@@ -69,6 +73,12 @@ hist:keys=next_pid:onmatch(sched.sched_wakeup).trace(hvf_lat,next_pid)
 hist:keys=next_pid:onmatch(sched.sched_wakeup).trace(hvf_lat,next_comm,next_pid)
 hist:keys=next_pid:onmax(next_pid).save(prev_pid)
 hist:keys=next_pid:onmax($nosuch).save(prev_pid)
+hist:keys=next_pid:onchange(next_pid).save(prev_pid)
+hist:keys=next_pid:onchange($nosuch).save(prev_pid)
+hist:keys=next_pid:hvfx=next_pid:onmax($hvfx).trace(nosynth,next_pid)
+hist:keys=next_pid:hvfx=next_pid:onchange($hvfx).trace(hvf_lat,next_pid)
+hist:keys=next_pid:hvfx=next_pid:onmax($hvfx).trace(hvf_pp,next_pid,next_comm)
+hist:keys=next_pid:hvfx=next_pid:onchange($hvfx)
 hist:keys=prev_pid:clear
 hist:keys=prev_pid:continue
 hist:keys=prev_pid:hvfts=common_timestamp:clock=nosuch
@@ -114,7 +124,7 @@ s:hvfe char str[257]
 s:hvfe
 s:synthetic/hvfe unsigned arg
 EOF
-n=$(($(grep -c . $TABLES) + 6 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5 + $(grep -c . $DYNS) + 3))
+n=$(($(grep -c . $TABLES) + 7 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5 + $(grep -c . $DYNS) + 3))
 if [ ! -e $T/events/sched/sched_switch/hist ] || [ ! -e $T/synthetic_events ]; then
 	plan 1
 	skip "kmark's hist triggers against ftrace's" "no ftrace in this kernel"
@@ -128,6 +138,12 @@ KS=$K/events/sched/sched_switch
 # Both sides get the same synthetic event, for the onmatch() cases.
 echo 'hvf_lat u64 lat; pid_t pid' >> $T/synthetic_events
 echo 'hvf_lat u64 lat; pid_t pid' >> $K/synthetic_events
+# and one the onmax() and onchange() trace() actions fire, recorded
+echo 'hvf_pp pid_t pid; int prio' >> $T/synthetic_events
+echo 'hvf_pp pid_t pid; int prio' >> $K/synthetic_events
+echo 1 > $T/events/synthetic/hvf_pp/enable
+echo synthetic:hvf_pp > $K/set_event
+echo > $T/trace
 
 # errcmp FILE TEXT: TEXT written to ftrace's $T/FILE and kmark's $K/FILE:
 # the same errno; ftrace's error_log entry, when it writes one, the same in
@@ -176,6 +192,20 @@ kmark-testprog pingpong 30 kmva kmvb 0 > /dev/null &
 kmark-testprog pingpong 45 kmvc kmvd 1 > /dev/null &
 wait
 sleep 1
+echo 0 > $T/events/synthetic/hvf_pp/enable
+echo > $K/set_event
+# What the actions recorded: the same events, in each CPU's order
+for d in $T $K; do
+	sed -n 's/^ *\(.*\)-[0-9]* *\[\([0-9]*\)\].* hvf_pp: /\2 /p' $d/trace |
+		sort -s -n -k 1,1 > /tmp/hvf.pp.${d##*/}
+done
+npp=$(grep -c . /tmp/hvf.pp.tracing)
+if [ "$npp" -gt 0 ] && cmp -s /tmp/hvf.pp.tracing /tmp/hvf.pp.kmark; then
+	ok "onmax() and onchange() trace() recorded what ftrace's did ($npp events)"
+else
+	not_ok "onmax() and onchange() trace() recorded what ftrace's did ($npp events)"
+	diff /tmp/hvf.pp.tracing /tmp/hvf.pp.kmark | head -n 12 | sed 's/^/# /'
+fi
 # One file per table: /tmp/hvf.{ft,km}.N
 rm -f /tmp/hvf.ft.* /tmp/hvf.km.*
 awk '/^# event histogram/ { n++ } { print > ("/tmp/hvf.ft." n) }' $FS/hist
@@ -262,5 +292,7 @@ for d in 's:hvfa u64 lat; pid_t pid; char comm[16]' 's:synthetic/hvfb char str[]
 done
 echo '!hvf_lat' >> $T/synthetic_events
 echo '!hvf_lat' >> $K/synthetic_events
+echo '!hvf_pp' >> $T/synthetic_events
+echo '!hvf_pp' >> $K/synthetic_events
 echo > $T/error_log
 reset_kmark

@@ -1351,7 +1351,7 @@ static const char kmark_readme[] =
 	"\t    The available actions are:\n\n"
 	"\t        trace(<synthetic_event>,param list)  - generate synthetic event\n"
 	"\t        save(field,...)                      - save current event fields\n"
-	"\t    (onmatch() takes trace() only; kmark has no snapshot() action)\n"
+	"\t        snapshot()                           - snapshot the trace buffer\n\n"
 	"  synthetic_events\t- Create/append/remove/show synthetic events\n"
 	"\t  Write into this file to define/undefine new synthetic events.\n"
 	"\t     example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n"

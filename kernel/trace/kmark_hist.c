@@ -10,7 +10,7 @@
  *        [:name=NAME][:pause][:continue][:clear][:nohitcount]
  *        [:VAR=EXPR...][:onmatch(SYS.EVENT).trace(SYNTH,PARAM...)]
  *        [:onmax($VAR).save(FIELD,...)] [:onchange($VAR).trace(SYNTH,...)]
- *        [if FILTER]
+ *        [:onmax($VAR).snapshot()] [if FILTER]
  *
  * FIELD: an event field, common_pid, common_cpu, common_comm,
  * common_timestamp, common_stacktrace (keys), hitcount (vals, sort), a
@@ -26,8 +26,10 @@
  * next_pid. onmatch(SYS.EVENT).trace() fires a synthetic event
  * (kmark_synth.c) when every variable it needs was there; onmax($VAR) and
  * onchange($VAR) track a variable per entry (from 0, as ftrace's) and,
- * when a hit raises (changes) it, save() fields with it or trace() a
- * synthetic event.
+ * when a hit raises (changes) it, save() fields with it, trace() a
+ * synthetic event, or take a snapshot() (swap the instance's buffer with
+ * its snapshot) if the value also beats (differs from) the one of the
+ * hist's last snapshot, whose key the hist file shows.
  *
  * events/SYS/NAME/hist shows each hist trigger's table as ftrace prints it,
  * with "Totals: Hits, Entries, Dropped".
@@ -168,13 +170,17 @@ static bool kmark_hvar_expr(const struct kmark_hvar *v)
 	return v->node[v->root].op;
 }
 
-/* An action's handler; its action is save() (@nr_save) or trace() (@synth) */
+/*
+ * An action's handler; its action is save() (@nr_save), trace() (@synth)
+ * or snapshot() (@snapshot).
+ */
 enum { KMARK_HA_ONMATCH, KMARK_HA_ONMAX, KMARK_HA_ONCHANGE };
 #define KMARK_HIST_ACTIONS	2
 
 struct kmark_haction {
 	u8 kind;
 	bool trace_kw;				/* .trace(SYNTH,...) */
+	bool snapshot;				/* .snapshot() */
 	char match_sys[KMARK_NAME_MAX], match_ev[KMARK_NAME_MAX];
 	struct kmark_marker *synth;		/* trace(): held */
 	unsigned int nr_params;
@@ -234,6 +240,31 @@ struct kmark_hist {
 	struct kmark_hfield *reads[KMARK_HIST_REFS];
 	bool read_once[KMARK_HIST_REFS];
 	bool synth_dropped;	/* unreg gave back the synthetic events */
+	struct kmark_hsnap *snap;
+};
+
+/*
+ * What a snapshot() action took last (ftrace's track_data of its
+ * cond_snapshot): the value that took it, by which action, the key and
+ * the task name of its entry. The instance owns the snapshot for this
+ * hist only (@snap_cond); all of it is under the instance's snap_lock,
+ * written just before the swap that it reports.
+ */
+struct kmark_hsnap {
+	bool updated;
+	u64 val;
+	const struct kmark_haction *act;
+	char comm[TASK_COMM_LEN];
+	u8 key[];
+};
+
+/* A hit's snapshot() action, for kmark_hist_snap_cond() */
+struct kmark_hsnap_ctx {
+	const struct kmark_hist *h;
+	const struct kmark_haction *act;
+	const u8 *key;
+	const char *comm;
+	u64 val;
 };
 
 /*
@@ -335,6 +366,9 @@ NOKPROBE_SYMBOL(kmark_hist_num);
  */
 struct kmark_hist_pad {
 	u8 key[KMARK_HIST_KEY_MAX] __aligned(8);
+	/* a snapshot() action's hit, for kmark_hist_after() */
+	struct kmark_hsnap_ctx snap;
+	u8 snap_key[KMARK_HIST_KEY_MAX] __aligned(8);
 	u64 vals[KMARK_HIST_PARAMS];
 	u64 refv[KMARK_HIST_REFS];
 	char strs[KMARK_HIST_PARAMS][KMARK_HIST_STR];
@@ -471,6 +505,29 @@ static bool notrace kmark_hist_param(const struct kmark_hist *h,
 NOKPROBE_SYMBOL(kmark_hist_param);
 
 /*
+ * A snapshot() action's condition, under the instance's snap_lock just
+ * before the swap (ftrace's cond_snapshot_update()): the value must beat
+ * (onmax) or differ from (onchange) the one of the last snapshot the
+ * hist took, over all its entries; then it is the one.
+ */
+static bool notrace kmark_hist_snap_cond(void *data)
+{
+	const struct kmark_hsnap_ctx *c = data;
+	struct kmark_hsnap *s = c->h->snap;
+
+	if (c->act->kind == KMARK_HA_ONMAX ? c->val <= s->val :
+					     c->val == s->val)
+		return false;
+	s->val = c->val;
+	s->act = c->act;
+	memcpy(s->key, c->key, c->h->key_size);
+	memcpy(s->comm, c->comm, TASK_COMM_LEN);
+	s->updated = true;
+	return true;
+}
+NOKPROBE_SYMBOL(kmark_hist_snap_cond);
+
+/*
  * Whether the variables of @h an action reads are set (ftrace's
  * resolve_var_refs(..., true)): if one is not, no action runs.
  */
@@ -524,6 +581,8 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 		return false;
 	pad = &this_cpu_ptr(kmark_hist_pad)[level];
 	key = pad->key;
+	if (pad->snap.h == h)
+		pad->snap.h = NULL;
 	vals = pad->vals;
 	refv = pad->refv;
 	strs = pad->strs;
@@ -568,6 +627,15 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 				continue;
 			he->track[i] = a;
 		}
+		if (act->snapshot) {
+			/* after the commit: the snapshot has the hit's record */
+			memcpy(pad->snap_key, key, h->key_size);
+			pad->snap = (struct kmark_hsnap_ctx) {
+				.h = h, .act = act, .key = pad->snap_key,
+				.comm = he->comm, .val = a,
+			};
+			continue;
+		}
 		if (act->synth) {
 			for (j = 0; j < act->nr_params; j++)
 				if (!kmark_hist_param(h, &act->params[j], hdr, rec,
@@ -596,6 +664,29 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	return true;
 }
 NOKPROBE_SYMBOL(kmark_hist_fire);
+
+/*
+ * After the hit's record is committed: its snapshot() action swaps, so
+ * that the snapshot ends with the hit, as ftrace's (whose swap comes
+ * before the commit of a record reserved in the buffer swapped out).
+ */
+static void notrace kmark_hist_after(struct kmark_trigger *t)
+{
+	struct kmark_hist *h = t->data;
+	struct kmark_hist_pad *pad;
+	struct kmark_hsnap_ctx ctx;
+	unsigned int level = interrupt_context_level();
+
+	if (WARN_ON_ONCE(level >= 4))
+		return;
+	pad = &this_cpu_ptr(kmark_hist_pad)[level];
+	if (pad->snap.h != h)
+		return;
+	ctx = pad->snap;	/* its key stays in the pad */
+	pad->snap.h = NULL;
+	kmark_snapshot_swap_cond(h->file->inst, kmark_hist_snap_cond, &ctx);
+}
+NOKPROBE_SYMBOL(kmark_hist_after);
 
 /* --- the table's entries ---------------------------------------------------- */
 
@@ -1333,8 +1424,7 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			return kmark_hist_err(ps, KMARK_HE_PAREN, params);
 		if (onmatch)
 			return kmark_hist_err(ps, KMARK_HE_MISMATCH, action);
-		ps->err->msg = "The snapshot() action is not supported: use save() or trace()";
-		return -EINVAL;
+		act->snapshot = true;
 	} else {
 		/* .trace(SYNTH,P...) or the short form .SYNTH(P...) */
 		const char *synth = action;
@@ -1507,6 +1597,7 @@ static void kmark_hist_free(struct kmark_hist *h)
 	}
 	if (h->map)
 		tracing_map_destroy(h->map);
+	kfree(h->snap);
 	kfree(h->name);
 	kfree(h);
 }
@@ -1780,6 +1871,43 @@ static bool kmark_hist_shares(const struct kmark_hist *h,
 }
 
 /* Set up the map's elements (they are allocated now), take the references. */
+/*
+ * A snapshot() action takes the instance's snapshot for this hist, as
+ * ftrace's tracing_snapshot_cond_enable(): one such hist an instance
+ * (EBUSY), the snapshot buffer allocated now. Last in kmark_hist_reg():
+ * nothing after it fails.
+ */
+static int kmark_hist_snap_claim(struct kmark_hist *h,
+				 struct kmark_trigger_err *err)
+{
+	struct kmark_instance *inst = h->file->inst;
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < h->nr_actions; i++)
+		n += h->actions[i].snapshot;
+	if (!n)
+		return 0;
+	err->pos = 0;
+	if (n > 1 || inst->snap_cond) {
+		err->msg = "One snapshot() action an instance: another hist trigger has it";
+		return -EBUSY;
+	}
+	h->snap = kzalloc(struct_size(h->snap, key, h->key_size), GFP_KERNEL);
+	if (!h->snap) {
+		err->msg = "Out of memory";
+		return -ENOMEM;
+	}
+	ret = kmark_snapshot_alloc(inst);
+	if (ret) {
+		err->msg = ret == -EPERM ? KMARK_ERR_BOOT_MAPPED_SNAPSHOT :
+			   "Out of memory for the snapshot buffer";
+		return ret;
+	}
+	inst->snap_cond = h;
+	return 0;
+}
+
 static int kmark_hist_reg(struct kmark_trigger *t, struct kmark_trigger_err *err)
 {
 	struct kmark_hist *h = t->data, *n;
@@ -1804,6 +1932,7 @@ static int kmark_hist_reg(struct kmark_trigger *t, struct kmark_trigger_err *err
 			return -EINVAL;
 		}
 		t->data = n;
+		t->after = n->snap;
 		n->live++;
 		refcount_inc(&n->users);
 		kmark_hist_free(h);
@@ -1823,6 +1952,10 @@ static int kmark_hist_reg(struct kmark_trigger *t, struct kmark_trigger_err *err
 	ret = tracing_map_init(h->map);
 	if (ret)
 		return ret;
+	ret = kmark_hist_snap_claim(h, err);
+	if (ret)
+		return ret;
+	t->after = h->snap;
 	/*
 	 * Timestamps: the instance's buffer takes clock= (global unless
 	 * said), as ftrace's does; a change clears the buffer.
@@ -1845,6 +1978,8 @@ static void kmark_hist_unreg(struct kmark_trigger *t)
 		return;
 	list_del_init(&h->list);
 	kmark_hist_refs(h, -1);
+	if (h->snap && h->file->inst->snap_cond == h)
+		h->file->inst->snap_cond = NULL;
 	/*
 	 * The synthetic events go back now, under kmark_mutex, not when the
 	 * memory goes after the grace period: '!NAME' in synthetic_events
@@ -2055,9 +2190,8 @@ static noinline void kmark_hist_print_syscall(struct seq_file *m,
 }
 
 static void kmark_hist_print_key(struct seq_file *m, const struct kmark_hist *h,
-				 const void *key, struct tracing_map_elt *elt)
+				 const void *key, const char *comm)
 {
-	const struct kmark_helt *he = elt->private_data;
 	bool multiline = false;
 	unsigned int i, j;
 
@@ -2086,7 +2220,7 @@ static void kmark_hist_print_key(struct seq_file *m, const struct kmark_hist *h,
 			seq_printf(m, "%s: [%llx] %-55pS", k->name, v,
 				   (void *)(uintptr_t)v);
 		} else if (k->mods & KMARK_HM_EXECNAME) {
-			seq_printf(m, "%s: %-16s[%10llu]", k->name, he->comm, v);
+			seq_printf(m, "%s: %-16s[%10llu]", k->name, comm, v);
 		} else if (k->mods & KMARK_HM_SYSCALL) {
 			kmark_hist_print_syscall(m, k->name, v);
 		} else if (k->mods & KMARK_HM_LOG2) {
@@ -2143,6 +2277,36 @@ static void kmark_hist_print_val(struct seq_file *m, const char *name, u32 mods,
 	}
 }
 
+/* The snapshot() action's last snapshot, as ftrace's track_data_snapshot_print() */
+static void kmark_hist_snap_print(struct seq_file *m, const struct kmark_hist *h)
+{
+	const struct kmark_hsnap *s = h->snap;
+	raw_spinlock_t *lock = &h->file->inst->snap_lock;
+	struct kmark_hsnap *c;
+	const char *var;
+
+	if (!s)
+		return;
+	c = kmalloc(struct_size(c, key, h->key_size), GFP_KERNEL);
+	if (!c)
+		return;
+	raw_spin_lock_irq(lock);
+	memcpy(c, s, struct_size(c, key, h->key_size));
+	raw_spin_unlock_irq(lock);
+	if (c->updated) {
+		/* the variable as written in the action: "$VAR" */
+		var = strchr(c->act->text, '(') + 1;
+		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+		seq_printf(m, "\ttriggering value { %s(%.*s) }: %10llu",
+			   c->act->kind == KMARK_HA_ONMAX ? "onmax" : "onchange",
+			   (int)(strchr(var, ')') - var), var, c->val);
+		seq_puts(m, "\ttriggered by event with key: ");
+		kmark_hist_print_key(m, h, c->key, c->comm);
+		seq_putc(m, '\n');
+	}
+	kfree(c);
+}
+
 /* One hist trigger's table, as ftrace prints it. */
 static void kmark_hist_show_one(struct seq_file *m, struct kmark_trigger *t,
 				unsigned int n)
@@ -2173,7 +2337,7 @@ static void kmark_hist_show_one(struct seq_file *m, struct kmark_trigger *t,
 		struct tracing_map_elt *elt = ents[i]->elt;
 		struct kmark_helt *he = elt->private_data;
 
-		kmark_hist_print_key(m, h, ents[i]->key, elt);
+		kmark_hist_print_key(m, h, ents[i]->key, he->comm);
 		if (!h->nohitcount)
 			kmark_hist_print_val(m, "hitcount", 0,
 					     tracing_map_read_sum(elt, 0), 0, 0);
@@ -2187,7 +2351,7 @@ static void kmark_hist_show_one(struct seq_file *m, struct kmark_trigger *t,
 			const struct kmark_haction *act = &h->actions[j];
 
 			/* ftrace's track_data_print(), for every entry */
-			if (act->kind == KMARK_HA_ONMATCH)
+			if (act->kind == KMARK_HA_ONMATCH || act->snapshot)
 				continue;
 			seq_printf(m, act->kind == KMARK_HA_ONMAX ?
 				   "\n\tmax: %10llu" : "\n\tchanged: %10llu",
@@ -2209,6 +2373,7 @@ static void kmark_hist_show_one(struct seq_file *m, struct kmark_trigger *t,
 	}
 	if (ents)
 		tracing_map_destroy_sort_entries(ents, nr);
+	kmark_hist_snap_print(m, h);
 	seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   (u64)atomic64_read(&h->map->hits), nr,
 		   (u64)atomic64_read(&h->map->drops));
@@ -2224,6 +2389,7 @@ const struct kmark_trigger_cmd kmark_hist_cmd = {
 	.exists = KMARK_HE_EEXIST,
 	.busy = kmark_hist_busy,
 	.fire = kmark_hist_fire,
+	.after = kmark_hist_after,
 	.show = kmark_hist_show_trigger,
 	.free = kmark_hist_free_trigger,
 	.own_count = true,

@@ -589,6 +589,9 @@ enum { KMARK_PIDS_TRACE, KMARK_PIDS_NOTRACE, KMARK_NR_PID_LISTS };
  * @snap_lock:	serialises swaps (a trigger's: any context, so a try)
  * @snap_held:	swaps give up while a setting is applied to both buffers
  *		(kmark_snapshot_hold()); under @snap_lock
+ * @snap_cond:	the hist whose snapshot() action owns the snapshot (one an
+ *		instance, as ftrace's cond_snapshot; the snapshot file then
+ *		refuses writes), or NULL; under kmark_mutex
  * @buf_users:	open readers of its buffers (trace, snapshot, trace_pipe,
  *		trace_pipe_raw): the snapshot is not freed under them
  * @tracing_on:	record or not (read locklessly on the recording path)
@@ -635,6 +638,7 @@ struct kmark_instance {
 	struct trace_buffer *snapshot;
 	raw_spinlock_t snap_lock;
 	bool snap_held;
+	void *snap_cond;
 	atomic_t buf_users;
 	bool tracing_on;
 	unsigned long buffer_kb;
@@ -1024,6 +1028,8 @@ struct kmark_trigger_err {
  * @exists:	error_log's message when it is there already (NULL: kmark's)
  * @busy:	why the trigger cannot be removed now, or NULL
  * @post:	fires after the event's record is committed
+ * @after:	for a trigger with @after set: runs after the commit, when
+ *		@fire ran for the hit (hist's snapshot() action)
  * @own_count:	@parse takes the whole parameter (no ":COUNT")
  * @remove_filter: '!' must name the filter too (hist's, as ftrace's)
  */
@@ -1043,6 +1049,7 @@ struct kmark_trigger_cmd {
 	int (*update)(struct kmark_trigger *old, struct kmark_trigger *new);
 	const char *exists;
 	const char *(*busy)(const struct kmark_trigger *t);
+	void (*after)(struct kmark_trigger *t);
 	bool post;
 	bool own_count;
 	bool remove_filter;
@@ -1061,6 +1068,7 @@ struct kmark_trigger_cmd {
  * @target:	enable_event/disable_event: the event file it switches (held)
  * @rest:	parse's scratch: the text after the parameter
  * @flags:	the kind's own (hist: pause, continue, clear as written)
+ * @after:	its cmd's @after runs after the commit (set at reg)
  * @data:	the kind's own (hist: its table)
  * @rcu:	freed after a grace period
  */
@@ -1076,6 +1084,7 @@ struct kmark_trigger {
 	struct kmark_event_file *target;
 	char *rest;
 	unsigned int flags;
+	bool after;
 	void *data;
 	struct rcu_head rcu;
 };
@@ -1115,6 +1124,8 @@ void kmark_marker_fire(struct kmark_marker *m, const void *args);
 /* kmark_record.c: the snapshot buffer, the kernel stack event */
 int kmark_snapshot_alloc(struct kmark_instance *inst);
 int kmark_snapshot_swap(struct kmark_instance *inst);
+int kmark_snapshot_swap_cond(struct kmark_instance *inst,
+			     bool (*cond)(void *data), void *data);
 void kmark_snapshot_hold(struct kmark_instance *inst, bool hold);
 void kmark_snapshot_free(struct kmark_instance *inst);
 void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);

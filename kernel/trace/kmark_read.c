@@ -533,6 +533,13 @@ static ssize_t kmark_snapshot_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	mutex_lock(&kmark_mutex);
+	if (inst->snap_cond) {
+		/* As ftrace's, while a cond_snapshot is on the instance */
+		kmark_log_err(inst, "snapshot", 0,
+			      "A hist trigger's snapshot() action uses the snapshot: remove it first");
+		mutex_unlock(&kmark_mutex);
+		return -EBUSY;
+	}
 	switch (val) {
 	case 0:
 		/* This file's own reader does not count. */

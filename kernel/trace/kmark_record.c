@@ -1124,6 +1124,44 @@ int kmark_snapshot_alloc(struct kmark_instance *inst)
 }
 
 /**
+ * kmark_snapshot_swap_cond - swap if @cond says so
+ * @inst:	the instance
+ * @cond:	called under the swap's lock, just before it (irqs off): the
+ *		swap happens only if it returns true; NULL: always
+ * @data:	its argument
+ *
+ * As ftrace's tracing_snapshot_cond(): a hist's snapshot() action checks
+ * and records its new maximum under the same lock as the swap, so that
+ * the snapshot it reports is the one taken.
+ *
+ * Return: as kmark_snapshot_swap(), or -EAGAIN when @cond said no.
+ */
+int notrace kmark_snapshot_swap_cond(struct kmark_instance *inst,
+				     bool (*cond)(void *data), void *data)
+{
+	struct trace_buffer *snap;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!raw_spin_trylock_irqsave(&inst->snap_lock, flags))
+		return -EBUSY;
+	snap = inst->snapshot;
+	if (inst->snap_held) {
+		ret = -EBUSY;
+	} else if (snap && cond && !cond(data)) {
+		ret = -EAGAIN;
+	} else if (snap) {
+		WRITE_ONCE(inst->snapshot, inst->buffer);
+		WRITE_ONCE(inst->buffer, snap);
+	} else {
+		ret = -ENODEV;
+	}
+	raw_spin_unlock_irqrestore(&inst->snap_lock, flags);
+	return ret;
+}
+NOKPROBE_SYMBOL(kmark_snapshot_swap_cond);
+
+/**
  * kmark_snapshot_swap - the buffer becomes the snapshot and the other way
  * @inst:	the instance
  *
@@ -1137,23 +1175,7 @@ int kmark_snapshot_alloc(struct kmark_instance *inst)
  */
 int notrace kmark_snapshot_swap(struct kmark_instance *inst)
 {
-	struct trace_buffer *snap;
-	unsigned long flags;
-	int ret = 0;
-
-	if (!raw_spin_trylock_irqsave(&inst->snap_lock, flags))
-		return -EBUSY;
-	snap = inst->snapshot;
-	if (inst->snap_held) {
-		ret = -EBUSY;
-	} else if (snap) {
-		WRITE_ONCE(inst->snapshot, inst->buffer);
-		WRITE_ONCE(inst->buffer, snap);
-	} else {
-		ret = -ENODEV;
-	}
-	raw_spin_unlock_irqrestore(&inst->snap_lock, flags);
-	return ret;
+	return kmark_snapshot_swap_cond(inst, NULL, NULL);
 }
 NOKPROBE_SYMBOL(kmark_snapshot_swap);
 

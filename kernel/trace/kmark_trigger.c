@@ -84,7 +84,8 @@ static bool kmark_trigger_live(const struct kmark_trigger *t)
  *		KMARK_HDR_SIZE (then @len is 0: its strings are pointers)
  * @len:	the record's length, or 0
  * @post:	out: the triggers that fired but run only after the record is
- *		committed (snapshot, stacktrace), a bit each by position
+ *		committed (snapshot, stacktrace), or that fired and have more
+ *		to do then (hist's snapshot()), a bit each by position
  *
  * Called on the recording path, preemption off, any context.
  */
@@ -106,10 +107,14 @@ void notrace kmark_triggers_call(struct kmark_event_file *file,
 		flt = rcu_dereference_sched(t->filter);
 		if (flt && !kmark_filter_match(flt, hdr, rec, len))
 			goto next;
-		if (t->cmd->post)
+		if (t->cmd->post) {
 			__set_bit(i, post);
-		else if (t->cmd->fire(t, hdr, rec, len))
-			kmark_trigger_count(t);
+		} else {
+			if (t->cmd->fire(t, hdr, rec, len))
+				kmark_trigger_count(t);
+			if (t->after)
+				__set_bit(i, post);
+		}
 next:
 		i++;
 	}
@@ -128,7 +133,11 @@ void notrace kmark_triggers_post(struct kmark_event_file *file,
 	list_for_each_entry_rcu(t, &file->triggers, list) {
 		if (i >= KMARK_TRIGGERS_MAX)
 			break;
-		if (test_bit(i, &post) && t->cmd->fire(t, hdr, rec, len))
+		if (!test_bit(i, &post))
+			;
+		else if (t->after)
+			t->cmd->after(t);
+		else if (t->cmd->fire(t, hdr, rec, len))
 			kmark_trigger_count(t);
 		i++;
 	}

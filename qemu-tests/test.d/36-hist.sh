@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 34
+plan 40
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -186,4 +186,36 @@ check "removed again" undo \
 	"echo '!$XT' >> $SW/trigger" \
 	'echo '\''!hist:keys=pid:ts0=common_timestamp.usecs if comm == "kmpong"'\'' >> $W/trigger' \
 	'echo '\''!hvexpr'\'' >> $K/synthetic_events'
+
+# onchange($VAR).snapshot() in an instance, as ftrace's: a hit that changes
+# its entry's variable, to a value other than the last snapshot's, swaps
+# the instance's buffer into the snapshot; the hist file says with which
+# value and key. The snapshot then ends, on the CPU of that hit, with it.
+echo hsn > $K/instances/new
+I=$K/instances/hsn
+echo sched:sched_switch > $I/set_event
+ST='hist:keys=common_cpu:v=next_pid:onchange($v).snapshot() if prev_comm == "kmping"'
+echo "$ST" > $I/events/sched/sched_switch/trigger
+check "the snapshot() action is listed as written" \
+	grep -qF 'onchange($v).snapshot() if prev_comm == "kmping" [active]' $I/events/sched/sched_switch/trigger
+echo > $I/error_log
+check "the snapshot file refuses writes while the action has it (EBUSY, error_log)" \
+	sh -c "! echo 1 > $I/snapshot && grep -q \"A hist trigger's snapshot() action uses the snapshot\" $I/error_log"
+check "one snapshot() action an instance: a second hist's is refused" \
+	sh -c "! echo 'hist:keys=pid:w=prio:onmax(\$w).snapshot()' > $I/events/sched/sched_wakeup/trigger"
+kmark-testprog pingpong 50 kmping kmpong 0 > /dev/null
+H=$(cat $I/events/sched/sched_switch/hist)
+val=$(echo "$H" | sed -n 's/.*triggering value { onchange(\$v) }: *\([0-9]*\).*/\1/p')
+cpu=$(echo "$H" | sed -n 's/.*triggered by event with key: { common_cpu: *\([0-9]*\) }.*/\1/p')
+check "the hist file reports the snapshot: value '$val', key common_cpu '$cpu'" \
+	[ -n "$val" -a -n "$cpu" ]
+last=$(grep "\[$(printf %03d "${cpu:-0}")\]" $I/snapshot | tail -n 1)
+check "the snapshot ends, on that CPU, with the hit that took it" \
+	sh -c "echo '$last' | grep -q 'sched_switch: prev_comm=kmping .* next_pid=$val next_prio='"
+[ -n "$val" ] && echo "$last" | grep -q "next_pid=$val " ||
+	{ echo "$H" | sed 's/^/# hist: /'; diag "last: $last"; }
+echo "!$ST" >> $I/events/sched/sched_switch/trigger
+echo > $I/set_event
+check "removed, the snapshot file takes writes again" \
+	sh -c "echo 0 > $I/snapshot && echo hsn > $K/instances/remove"
 reset_kmark

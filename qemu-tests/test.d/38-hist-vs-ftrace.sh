@@ -5,6 +5,8 @@ T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 TABLES=/tmp/hvf.tables ERRS=/tmp/hvf.errs SYNTHS=/tmp/hvf.synths
 # One trigger per line; every table counts the ping-pong's switches only.
+# prev_state < 16: an exiting task's state, Z (32), turns X (16) when its
+# parent reaps it, which may fall between ftrace's read and kmark's.
 F='if prev_comm ~ "kmv*"'
 cat > $TABLES <<EOF
 hist:keys=prev_pid:sort=prev_pid $F
@@ -14,7 +16,7 @@ hist:keys=next_comm:vals=prev_prio.percent,next_prio.graph:sort=next_comm.descen
 hist:keys=prev_pid.hex:vals=prev_prio.hex:sort=prev_pid $F
 hist:keys=prev_prio.log2:vals=next_pid:sort=prev_prio $F
 hist:keys=prev_pid.buckets=10:sort=prev_pid.descending $F
-hist:keys=prev_state:vals=next_pid:sort=hitcount.descending,prev_state $F
+hist:keys=prev_state:vals=next_pid:sort=hitcount.descending,prev_state $F && prev_state < 16
 hist:keys=prev_pid:vals=next_prio:nohitcount:sort=prev_pid $F
 hist:keys=common_cpu,prev_pid:sort=common_cpu,prev_pid $F
 hist:keys=next_pid:size=100:sort=next_pid $F
@@ -124,7 +126,7 @@ s:hvfe char str[257]
 s:hvfe
 s:synthetic/hvfe unsigned arg
 EOF
-n=$(($(grep -c . $TABLES) + 7 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5 + $(grep -c . $DYNS) + 3))
+n=$(($(grep -c . $TABLES) + 9 + $(grep -c . $ERRS) + $(grep -c . $SYNTHS) + 5 + $(grep -c . $DYNS) + 3))
 if [ ! -e $T/events/sched/sched_switch/hist ] || [ ! -e $T/synthetic_events ]; then
 	plan 1
 	skip "kmark's hist triggers against ftrace's" "no ftrace in this kernel"
@@ -188,10 +190,34 @@ echo "$SHARED" >> $KW/trigger
 # A new hist written with 'pause' stays empty; the other is continued.
 echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $FS/trigger
 echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $KS/trigger
+# onmax().snapshot() in an instance of each (a snapshot of the top
+# buffer would take the hvf_pp events away from its trace)
+mkdir $T/instances/hvfsnap
+echo hvfsnap > $K/instances/new
+SN='hist:keys=prev_pid:hvfs=next_prio:onmax($hvfs).snapshot():sort=prev_pid if prev_comm == "kmva"'
+for d in $T $K; do
+	echo "$SN" > $d/instances/hvfsnap/events/sched/sched_switch/trigger
+done
 kmark-testprog pingpong 30 kmva kmvb 0 > /dev/null &
 kmark-testprog pingpong 45 kmvc kmvd 1 > /dev/null &
 wait
 sleep 1
+for d in $T $K; do
+	cat $d/instances/hvfsnap/events/sched/sched_switch/hist > /tmp/hvf.snap.${d##*/}
+	e=$(echo 1 2>&1 > $d/instances/hvfsnap/snapshot) && e=accepted
+	echo "${e##*write error: }" > /tmp/hvf.snapw.${d##*/}
+	echo "!$SN" >> $d/instances/hvfsnap/events/sched/sched_switch/trigger
+done
+rmdir $T/instances/hvfsnap
+echo hvfsnap > $K/instances/remove
+if grep -q '^Snapshot taken' /tmp/hvf.snap.tracing && cmp -s /tmp/hvf.snap.tracing /tmp/hvf.snap.kmark; then
+	ok "onmax().snapshot(): the same hist file as ftrace's, with its report"
+else
+	not_ok "onmax().snapshot(): the same hist file as ftrace's, with its report"
+	diff /tmp/hvf.snap.tracing /tmp/hvf.snap.kmark | head -n 12 | sed 's/^/# /'
+fi
+expect_eq "the snapshot file refuses a write meanwhile, as ftrace's" \
+	"$(cat /tmp/hvf.snapw.kmark)" "$(cat /tmp/hvf.snapw.tracing)"
 echo 0 > $T/events/synthetic/hvf_pp/enable
 echo > $K/set_event
 # What the actions recorded: the same events, in each CPU's order

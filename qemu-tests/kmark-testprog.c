@@ -311,6 +311,8 @@ static void kstate(char *out, size_t size)
 		"events/syscalls/sys_sync/trigger",
 		"events/syscalls/sys_sync/enable",
 		"instances/fi/events/sched/sched_switch/trigger",
+		/* whether its snapshot is allocated (nothing records there) */
+		"instances/fi/snapshot",
 	};
 	char path[512];
 	DIR *d;

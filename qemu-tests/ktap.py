@@ -63,14 +63,19 @@ class Result:
 
 # Guest tests that inject allocation failures (fail-nth) bracket them with
 # these lines in the kernel log; inside, the kernel's own reports of a
-# failed allocation (warn_alloc: a header line, then a stack dump that ends
-# with </TASK> on x86_64 and before "Mem-Info:" on both arches) are
-# expected and not trouble. Anything else still is.
+# failed allocation are expected and not trouble: warn_alloc's (a header
+# line, then a stack dump that ends with </TASK> on x86_64 and before
+# "Mem-Info:" on both arches) and the ring buffer's, whose allocation of
+# another CPU's buffer when a buffer is made (trace_rb_cpu_prepare(), a
+# snapshot's too) reports a failure with a WARN (its message first, then
+# the dump, ended by </TASK> on x86_64 and by "---[ end trace" on both).
+# Anything else still is.
 FAULT_BEGIN = 'KMARK-FAULT-INJECTION begin'
 FAULT_END = 'KMARK-FAULT-INJECTION end'
 ALLOC_FAILURE = re.compile(r'(vmalloc error: size \d+, |'
-                           r'page allocation failure: order:)')
-ALLOC_FAILURE_END = re.compile(r'</TASK>|Mem-Info:')
+                           r'page allocation failure: order:|'
+                           r'^(\[ *[0-9.]+\] )?failed to allocate ring buffer on CPU \d+$)')
+ALLOC_FAILURE_END = re.compile(r'</TASK>|Mem-Info:|---\[ end trace ')
 
 # qemu-tests/runner.sh's last line, and the kernel's when /init's
 # "reboot -f" restarts it (QEMU's -no-reboot then exits).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 40
+plan 41
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -217,5 +217,12 @@ check "the snapshot ends, on that CPU, with the hit that took it" \
 echo "!$ST" >> $I/events/sched/sched_switch/trigger
 echo > $I/set_event
 check "removed, the snapshot file takes writes again" \
-	sh -c "echo 0 > $I/snapshot && echo hsn > $K/instances/remove"
+	sh -c "echo 0 > $I/snapshot"
+# An instance goes with its snapshot() action, hits in flight
+echo "$ST" > $I/events/sched/sched_switch/trigger
+kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null &
+sleep 0.2
+check "the instance can be removed with its snapshot() action, under hits" \
+	sh -c "echo hsn > $K/instances/remove && [ ! -e $I ]"
+wait
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers, event triggers and synthetic events written with their 1st, 2nd, ... allocation failing (fail-nth): each failure is an error and changes nothing (trigger files, soft mode, synthetic_events, events/synthetic, trace_clock), each success is a plain run's; then, with allocations failing no more, bad input gets ftrace's error and changes nothing
 . /tests/lib.sh
-plan 17
+plan 18
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -44,6 +44,14 @@ sweepc "'!' removes a synthetic event" -s 'a:synthetic_events:hf_new u64 lat' \
 sweep "an instance's hist trigger" -s t:instances/new:fi \
 	-s 'a:instances/fi/events/sched/sched_switch/trigger:!hist:keys=prev_pid' \
 	$D write $K/instances/fi/events/sched/sched_switch/trigger 'hist:keys=prev_pid:size=128'
+# The snapshot buffer is made at registration, last: a failure leaves it
+# unmade (the state has the instance's snapshot file).
+SNA='hist:keys=prev_pid:v=next_pid:onchange($v).snapshot():size=128'
+sweep "an instance's hist with a snapshot() action (its snapshot made then)" \
+	-s t:instances/new:fi \
+	-s "a:instances/fi/events/sched/sched_switch/trigger:!$SNA" \
+	-s t:instances/fi/snapshot:0 \
+	$D write $K/instances/fi/events/sched/sched_switch/trigger "$SNA"
 fault_end
 echo fi > $K/instances/remove
 echo '!enable_event:sched:sched_wakeup' >> $K/$SY

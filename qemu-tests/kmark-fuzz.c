@@ -1928,6 +1928,43 @@ static void put_hexpr(struct xb *b, const struct event *ev)
 		xb_puts(b, ")");
 }
 
+/*
+ * A hist action: onmax(), onchange() or onmatch() with save(), trace() of
+ * the fuzzer's synthetic events (fz_s, fz_e, fz_d), the short form, or
+ * snapshot() (one an instance), and some mistakes.
+ */
+static void put_haction(struct xb *b, const struct event *ev)
+{
+	const char *f = ev->field[rn(ev->nf)];
+
+	xb_puts(b, PICK(((const char *[]){
+		":onmax($fzv).", ":onchange($fzv).", ":onmax(fzv).",
+		":onchange($nosuch).", ":onmatch(sched.sched_wakeup).",
+		":onmax($fzv)", ":onchange($fzv" })));
+	switch (rn(6)) {
+	case 0:
+		xb_printf(b, "save(%s%s)", f, chance(50) ? ",common_pid" : "");
+		break;
+	case 1:
+		xb_puts(b, chance(90) ? "snapshot()" : "snapshot(");
+		break;
+	case 2:
+		xb_printf(b, "trace(%s,$fzv%s)",
+			  PICK(((const char *[]){ "fz_s", "fz_e", "fz_d", "nosynth" })),
+			  chance(50) ? ",common_pid" : "");
+		break;
+	case 3:
+		xb_printf(b, "fz_e(%s,$fzv)", chance(50) ? "common_pid" : f);
+		break;
+	case 4:
+		xb_printf(b, "trace(fz_e,%s,$fzw)", f);
+		break;
+	default:
+		xb_puts(b, PICK(((const char *[]){ "bogus()", "save()", "trace()", "" })));
+		break;
+	}
+}
+
 static void gen_trigger(struct xb *b, const struct event *ev)
 {
 	static const char *const cmds[] = {
@@ -1952,6 +1989,8 @@ static void gen_trigger(struct xb *b, const struct event *ev)
 				xb_puts(b, ",fzw=");
 				put_hexpr(b, ev);
 			}
+			if (chance(40))	/* an action on it */
+				put_haction(b, ev);
 		}
 	} else if (nevents && chance(25)) {	/* enable_event:SYSTEM:EVENT */
 		const char *e = events[rn(nevents)].rel, *slash = strchr(e, '/');

@@ -1584,12 +1584,32 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * A snapshot() action's hit waits in its CPU's pad between its trigger and
+ * kmark_hist_after(), which takes it. One left there (the event's triggers
+ * changed in between, so that after() ran for another) must not outlive
+ * @h: a hist made later at the same address would take it. Called after
+ * the grace period that ends every hit of @h.
+ */
+static void kmark_hist_snap_forget(struct kmark_hist *h)
+{
+	unsigned int cpu, level;
+
+	if (!h->snap)
+		return;
+	for_each_possible_cpu(cpu)
+		for (level = 0; level < 4; level++)
+			cmpxchg(&per_cpu_ptr(kmark_hist_pad, cpu)[level].snap.h,
+				h, NULL);
+}
+
 static void kmark_hist_free(struct kmark_hist *h)
 {
 	unsigned int i;
 
 	if (!h)
 		return;
+	kmark_hist_snap_forget(h);
 	for (i = 0; i < h->nr_actions; i++) {
 		if (h->actions[i].synth && !h->synth_dropped)
 			kmark_synth_put(h->actions[i].synth);

@@ -1248,6 +1248,24 @@ static bool is_pid_list(const char *name)
 }
 
 /* The first item that differs, or -1; @others: only items not the write's. */
+/*
+ * An enable file in soft mode ("0*", "1*") is the target of an
+ * enable_event or disable_event trigger, which flips it whenever its own
+ * event fires, during any write (seed 523045: sched_process_free's
+ * disable_event:kmark:kmark_bench turned kmark_bench's 1* into 0* while
+ * a set_event write failed). Only the digit may change so; the soft mode
+ * itself may not.
+ */
+static bool soft_toggle(const char *name, const char *x, const char *y)
+{
+	size_t n = strlen(name);
+
+	return n >= 7 && !strcmp(name + n - 7, "/enable") &&
+	       (x[0] == '0' || x[0] == '1') && x[1] == '*' &&
+	       (y[0] == '0' || y[0] == '1') && y[1] == '*' &&
+	       !strcmp(x + 2, y + 2);
+}
+
 static int snap_diff(const struct snap *a, const struct snap *b, bool others)
 {
 	static char x[1 << 16], y[1 << 16];
@@ -1258,7 +1276,8 @@ static int snap_diff(const struct snap *a, const struct snap *b, bool others)
 			continue;
 		if (strcmp(a->name[i], b->name[i]))
 			return i;
-		if (!strcmp(a->val[i], b->val[i]))
+		if (!strcmp(a->val[i], b->val[i]) ||
+		    soft_toggle(a->name[i], a->val[i], b->val[i]))
 			continue;
 		if (is_pid_list(a->name[i])) {
 			pids_alive(a->val[i], x, sizeof(x));

@@ -199,19 +199,6 @@ static int kmark_dyn_kprobes(char *buf, bool truncate)
 	return kmark_kprobe_command(buf, truncate, &kmark_dyn_synth_also);
 }
 
-/* One open of dynamic_events (as kprobe_events' and synthetic_events'). */
-struct kmark_dyn_file {
-	bool truncate_pending;
-	bool failed;
-};
-
-static struct kmark_dyn_file *kmark_dyn_df(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
 /*
  * The write's synthetic event command, in *@synth (its line, trimmed and
  * NUL-terminated), or NULL if it has none. Return: -EINVAL when that
@@ -247,7 +234,7 @@ static int kmark_dyn_find_synth(char *buf, char **synth)
 static ssize_t kmark_dyn_write(struct file *file, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
-	struct kmark_dyn_file *df = kmark_dyn_df(file);
+	struct kmark_cmd_file *df = kmark_cmd_file(file);
 	char *buf, *orig = NULL, *synth;
 	int ret;
 
@@ -306,57 +293,37 @@ static const struct seq_operations kmark_dyn_seq_ops = {
 	.show = kmark_dyn_show,
 };
 
+/* "> dynamic_events" fails at once if an event of either kind is busy. */
+static const char *kmark_dyn_trunc_busy(void)
+{
+	if (KMARK_HAVE_KPROBES && kmark_kprobe_any_busy())
+		return KMARK_DYN_ERR_KPROBES_BUSY;
+	if (kmark_dyn_synth_busy())
+		return KMARK_SYNTH_BUSY_ALL;
+	return NULL;
+}
+
+static void kmark_dyn_trunc_clear(void)
+{
+	kmark_dyn_clear();
+}
+
+static const struct kmark_cmd_ops kmark_dyn_cmd_ops = {
+	.seq = &kmark_dyn_seq_ops,
+	.busy = kmark_dyn_trunc_busy,
+	.loc = KMARK_DYN_LOC,
+	.what = "> dynamic_events",
+	.clear = kmark_dyn_trunc_clear,
+};
+
 static int kmark_dyn_open(struct inode *inode, struct file *file)
 {
-	struct kmark_dyn_file *df;
-	const char *busy = NULL;
-	int ret = kmark_open_check();
-
-	if (ret)
-		return ret;
-	df = kzalloc(sizeof(*df), GFP_KERNEL);
-	if (!df)
-		return -ENOMEM;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		/* ftrace's habit: "> dynamic_events" fails at once if busy. */
-		mutex_lock(&kmark_mutex);
-		if (KMARK_HAVE_KPROBES && kmark_kprobe_any_busy())
-			busy = KMARK_DYN_ERR_KPROBES_BUSY;
-		else if (kmark_dyn_synth_busy())
-			busy = KMARK_SYNTH_BUSY_ALL;
-		if (busy)
-			kmark_log_err_loc(kmark_top_inst, KMARK_DYN_LOC,
-					  "> dynamic_events", 0, busy);
-		mutex_unlock(&kmark_mutex);
-		if (busy) {
-			kfree(df);
-			return -EBUSY;
-		}
-		df->truncate_pending = true;
-	}
-	if (file->f_mode & FMODE_READ) {
-		ret = seq_open(file, &kmark_dyn_seq_ops);
-		if (ret) {
-			kfree(df);
-			return ret;
-		}
-		((struct seq_file *)file->private_data)->private = df;
-	} else {
-		file->private_data = df;
-	}
-	return 0;
+	return kmark_cmd_open(file, &kmark_dyn_cmd_ops);
 }
 
 static int kmark_dyn_release(struct inode *inode, struct file *file)
 {
-	struct kmark_dyn_file *df = kmark_dyn_df(file);
-
-	if (df->truncate_pending && !df->failed)
-		kmark_dyn_clear();
-	kfree(df);
-	if (file->f_mode & FMODE_READ)
-		return seq_release(inode, file);
-	return 0;
+	return kmark_cmd_release(inode, file, &kmark_dyn_cmd_ops);
 }
 
 static const struct file_operations kmark_dyn_fops = {

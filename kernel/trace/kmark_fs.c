@@ -372,6 +372,74 @@ int kmark_simple_open(struct inode *inode, struct file *file)
 	return kmark_open_check();
 }
 
+/* The state of an open command file (kmark_cmd_open()). */
+struct kmark_cmd_file *kmark_cmd_file(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+/**
+ * kmark_cmd_open - open a command file
+ * @file:	the file
+ * @ops:	the command file's own
+ *
+ * As ftrace's: "> FILE" fails at once (EBUSY, error_log) when a definition
+ * there is in use; otherwise the definitions go only with the first write
+ * that succeeds, or at release when nothing was written.
+ */
+int kmark_cmd_open(struct file *file, const struct kmark_cmd_ops *ops)
+{
+	struct kmark_cmd_file *cf;
+	const char *busy;
+	int ret = kmark_open_check();
+
+	if (ret)
+		return ret;
+	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
+	if (!cf)
+		return -ENOMEM;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&kmark_mutex);
+		busy = ops->busy();
+		if (busy)
+			kmark_log_err_loc(kmark_top_inst, ops->loc, ops->what,
+					  0, busy);
+		mutex_unlock(&kmark_mutex);
+		if (busy) {
+			kfree(cf);
+			return -EBUSY;
+		}
+		cf->truncate_pending = true;
+	}
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = cf;
+		return 0;
+	}
+	ret = seq_open(file, ops->seq);
+	if (ret) {
+		kfree(cf);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = cf;
+	return 0;
+}
+
+/* Release a command file: "> FILE" with nothing written removes them all. */
+int kmark_cmd_release(struct inode *inode, struct file *file,
+		      const struct kmark_cmd_ops *ops)
+{
+	struct kmark_cmd_file *cf = kmark_cmd_file(file);
+
+	if (cf->truncate_pending && !cf->failed)
+		ops->clear();
+	kfree(cf);
+	if (file->f_mode & FMODE_READ)
+		return seq_release(inode, file);
+	return 0;
+}
+
 ssize_t kmark_discard_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {

@@ -882,6 +882,43 @@ void kmark_log_err_loc(struct kmark_instance *inst, const char *loc,
 void kmark_err_log_clear(struct kmark_instance *inst);
 int kmark_open_check(void);
 int kmark_simple_open(struct inode *inode, struct file *file);
+
+/**
+ * struct kmark_cmd_file - one open of a command file (kprobe_events,
+ *			   synthetic_events, dynamic_events)
+ * @truncate_pending:	opened with O_TRUNC, nothing applied yet: the first
+ *			write that succeeds replaces every definition, and
+ *			release removes them all if nothing was written
+ * @failed:		a write failed: release removes nothing (a failed
+ *			write changes nothing)
+ */
+struct kmark_cmd_file {
+	bool truncate_pending;
+	bool failed;
+};
+
+/**
+ * struct kmark_cmd_ops - what makes a command file its own
+ * @seq:	its listing
+ * @busy:	under kmark_mutex: why "> FILE" fails now (ftrace's habit: at
+ *		open), an error_log message, or NULL
+ * @loc:	error_log's location for it
+ * @what:	error_log's command for it ("> kprobe_events")
+ * @clear:	"> FILE" closed with nothing written: remove every definition
+ *		(it takes kmark_mutex, and says in error_log why not)
+ */
+struct kmark_cmd_ops {
+	const struct seq_operations *seq;
+	const char *(*busy)(void);
+	const char *loc;
+	const char *what;
+	void (*clear)(void);
+};
+
+struct kmark_cmd_file *kmark_cmd_file(struct file *file);
+int kmark_cmd_open(struct file *file, const struct kmark_cmd_ops *ops);
+int kmark_cmd_release(struct inode *inode, struct file *file,
+		      const struct kmark_cmd_ops *ops);
 char *kmark_get_cmd(struct kmark_instance *inst, const char __user *ubuf,
 		    size_t cnt);
 struct kmark_instance *kmark_inst_get(struct inode *inode);

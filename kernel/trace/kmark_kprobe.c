@@ -2357,18 +2357,6 @@ static void kmark_kprobe_log(const char *line, int err, unsigned int pos)
  * delete at open: the deletion is part of the first write (so a write that
  * fails deletes nothing), or happens at close if nothing was written.
  */
-struct kmark_kp_file {
-	bool truncate_pending;
-	bool failed;
-};
-
-static struct kmark_kp_file *kmark_kpf(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
 /**
  * kmark_kprobe_command - run a write of kprobe_events or dynamic_events
  * @buf:	its commands, one per line (changed in place)
@@ -2415,7 +2403,7 @@ static ssize_t kmark_kprobe_events_write(struct file *file,
 					 const char __user *ubuf, size_t cnt,
 					 loff_t *ppos)
 {
-	struct kmark_kp_file *kpf = kmark_kpf(file);
+	struct kmark_cmd_file *kpf = kmark_cmd_file(file);
 	char *buf;
 	int ret;
 
@@ -2560,54 +2548,33 @@ static const struct seq_operations kmark_kp_profile_seq_ops = {
 	.show = kmark_kp_profile_show,
 };
 
+static const char *kmark_kprobe_trunc_busy(void)
+{
+	return kmark_kprobe_any_busy() ?
+	       kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY) : NULL;
+}
+
+static void kmark_kprobe_trunc_clear(void)
+{
+	kmark_kprobe_truncate("> kprobe_events", NULL);
+}
+
+static const struct kmark_cmd_ops kmark_kprobe_cmd_ops = {
+	.seq = &kmark_kp_seq_ops,
+	.busy = kmark_kprobe_trunc_busy,
+	.loc = KMARK_KPROBE_LOC,
+	.what = "> kprobe_events",
+	.clear = kmark_kprobe_trunc_clear,
+};
+
 static int kmark_kprobe_events_open(struct inode *inode, struct file *file)
 {
-	struct kmark_kp_file *kpf;
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	kpf = kzalloc(sizeof(*kpf), GFP_KERNEL);
-	if (!kpf)
-		return -ENOMEM;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		/* ftrace's habit: "> kprobe_events" fails at once if busy. */
-		mutex_lock(&kmark_mutex);
-		ret = kmark_kprobe_any_busy() ? -EBUSY : 0;
-		mutex_unlock(&kmark_mutex);
-		if (ret) {
-			kmark_log_err_loc(kmark_top_inst, KMARK_KPROBE_LOC,
-					  "> kprobe_events", 0,
-					  kmark_kprobe_err_text(KMARK_KPE_SOME_BUSY));
-			kfree(kpf);
-			return ret;
-		}
-		kpf->truncate_pending = true;
-	}
-	if (file->f_mode & FMODE_READ) {
-		ret = seq_open(file, &kmark_kp_seq_ops);
-		if (ret) {
-			kfree(kpf);
-			return ret;
-		}
-		((struct seq_file *)file->private_data)->private = kpf;
-	} else {
-		file->private_data = kpf;
-	}
-	return 0;
+	return kmark_cmd_open(file, &kmark_kprobe_cmd_ops);
 }
 
 static int kmark_kprobe_events_release(struct inode *inode, struct file *file)
 {
-	struct kmark_kp_file *kpf = kmark_kpf(file);
-
-	/* "> kprobe_events" with nothing written: delete them all. */
-	if (kpf->truncate_pending && !kpf->failed)
-		kmark_kprobe_truncate("> kprobe_events", NULL);
-	kfree(kpf);
-	if (file->f_mode & FMODE_READ)
-		return seq_release(inode, file);
-	return 0;
+	return kmark_cmd_release(inode, file, &kmark_kprobe_cmd_ops);
 }
 
 static const struct file_operations kmark_kprobe_events_fops = {

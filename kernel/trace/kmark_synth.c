@@ -636,65 +636,46 @@ static const struct seq_operations kmark_synth_seq_ops = {
 	.show = kmark_synth_show_line,
 };
 
-/*
- * Per open file. Opening with O_TRUNC fails at once when some synthetic
- * event is busy (ftrace's habit), but clears only with the first command
- * that succeeds, or at close when nothing was written: a failed write
- * changes nothing.
- */
-struct kmark_synth_file {
-	bool truncate_pending;
-	bool failed;
-};
-
-static struct kmark_synth_file *kmark_synth_sf(struct file *file)
+static const char *kmark_synth_trunc_busy(void)
 {
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
+	return kmark_synth_any_busy() ? KMARK_SYNTH_BUSY_ALL : NULL;
 }
+
+/* "> synthetic_events" closed with nothing written: remove them all. */
+static void kmark_synth_trunc_clear(void)
+{
+	mutex_lock(&kmark_mutex);
+	if (kmark_synth_any_busy())
+		kmark_log_err_loc(kmark_top_inst, "synthetic_events",
+				  "> synthetic_events", 0, KMARK_SYNTH_BUSY_ALL);
+	else
+		kmark_synth_truncate(NULL);
+	mutex_unlock(&kmark_mutex);
+}
+
+/*
+ * Opening with O_TRUNC fails at once when some synthetic event is busy
+ * (ftrace's habit), but clears only with the first command that
+ * succeeds, or at close when nothing was written: a failed write changes
+ * nothing (kmark_cmd_open()).
+ */
+static const struct kmark_cmd_ops kmark_synth_cmd_ops = {
+	.seq = &kmark_synth_seq_ops,
+	.busy = kmark_synth_trunc_busy,
+	.loc = "synthetic_events",
+	.what = "> synthetic_events",
+	.clear = kmark_synth_trunc_clear,
+};
 
 static int kmark_synth_open(struct inode *inode, struct file *file)
 {
-	struct kmark_synth_file *sf;
-	int ret = kmark_open_check();
-
-	if (ret)
-		return ret;
-	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
-	if (!sf)
-		return -ENOMEM;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		mutex_lock(&kmark_mutex);
-		ret = kmark_synth_any_busy() ? -EBUSY : 0;
-		if (ret)
-			kmark_log_err_loc(kmark_top_inst, "synthetic_events",
-					  "> synthetic_events", 0,
-					  KMARK_SYNTH_BUSY_ALL);
-		mutex_unlock(&kmark_mutex);
-		if (ret) {
-			kfree(sf);
-			return ret;
-		}
-		sf->truncate_pending = true;
-	}
-	if (file->f_mode & FMODE_READ) {
-		ret = seq_open(file, &kmark_synth_seq_ops);
-		if (ret) {
-			kfree(sf);
-			return ret;
-		}
-		((struct seq_file *)file->private_data)->private = sf;
-	} else {
-		file->private_data = sf;
-	}
-	return 0;
+	return kmark_cmd_open(file, &kmark_synth_cmd_ops);
 }
 
 static ssize_t kmark_synth_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	struct kmark_synth_file *sf = kmark_synth_sf(file);
+	struct kmark_cmd_file *sf = kmark_cmd_file(file);
 	unsigned int pos = 0;
 	const char *err = "Failed";
 	char *cmd, *line, *copy;
@@ -733,23 +714,7 @@ static ssize_t kmark_synth_write(struct file *file, const char __user *ubuf,
 
 static int kmark_synth_release(struct inode *inode, struct file *file)
 {
-	struct kmark_synth_file *sf = kmark_synth_sf(file);
-
-	/* "> synthetic_events" with nothing written: remove them all. */
-	if (sf->truncate_pending && !sf->failed) {
-		mutex_lock(&kmark_mutex);
-		if (kmark_synth_any_busy())
-			kmark_log_err_loc(kmark_top_inst, "synthetic_events",
-					  "> synthetic_events", 0,
-					  KMARK_SYNTH_BUSY_ALL);
-		else
-			kmark_synth_truncate(NULL);
-		mutex_unlock(&kmark_mutex);
-	}
-	kfree(sf);
-	if (file->f_mode & FMODE_READ)
-		return seq_release(inode, file);
-	return 0;
+	return kmark_cmd_release(inode, file, &kmark_synth_cmd_ops);
 }
 
 static const struct file_operations kmark_synth_fops = {

@@ -233,9 +233,46 @@ else
 	diff /tmp/hvf.pp.tracing /tmp/hvf.pp.kmark | head -n 12 | sed 's/^/# /'
 fi
 # One file per table: /tmp/hvf.{ft,km}.N
-rm -f /tmp/hvf.ft.* /tmp/hvf.km.*
-awk '/^# event histogram/ { n++ } { print > ("/tmp/hvf.ft." n) }' $FS/hist
-awk '/^# event histogram/ { n++ } { print > ("/tmp/hvf.km." n) }' $KS/hist
+dump() {
+	rm -f /tmp/hvf.ft.* /tmp/hvf.km.*
+	awk '/^# event histogram/ { n++ } { print > ("/tmp/hvf.ft." n) }' $FS/hist
+	awk '/^# event histogram/ { n++ } { print > ("/tmp/hvf.km." n) }' $KS/hist
+}
+# The tables that differ from ftrace's
+differ() {
+	i=0
+	while read -r t; do
+		i=$((i + 1))
+		[ -s /tmp/hvf.ft.$i ] && cmp -s /tmp/hvf.ft.$i /tmp/hvf.km.$i ||
+			printf ' %s' $i
+	done < $TABLES
+}
+dump
+d=$(differ)
+if [ -n "$d" ]; then
+	# ftrace's own tables can disagree with each other by a hit (one
+	# make check run of about 20: 160 hits in one, 161 in the others and
+	# in kmark's; ftrace's event_hist_trigger() returns silently without
+	# its reservation or a hist pad). Both made again, a second ping-pong
+	# decides; the first difference is shown.
+	diag "tables$d differed from ftrace's: both made again, a second ping-pong decides"
+	for i in $d; do
+		diff /tmp/hvf.ft.$i /tmp/hvf.km.$i | head -n 12 | sed "s/^/# first, table $i: /"
+	done
+	for op in '!' ''; do
+		while read -r t; do
+			echo "$op$t" >> $FS/trigger
+			echo "$op$t" >> $KS/trigger
+		done < $TABLES
+	done
+	echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $FS/trigger
+	echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $KS/trigger
+	kmark-testprog pingpong 30 kmva kmvb 0 > /dev/null &
+	kmark-testprog pingpong 45 kmvc kmvd 1 > /dev/null &
+	wait
+	sleep 1
+	dump
+fi
 i=0
 while read -r t; do
 	i=$((i + 1))

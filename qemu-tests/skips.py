@@ -18,7 +18,7 @@ import fnmatch
 import re
 
 # The flavours whose kernels have no ftrace (scripts/config: i386.config
-# and stress.config turn CONFIG_FTRACE off; x86_64.config and
+# and stress.config turn CONFIG_FTRACE off; ftrace.config and
 # dynftrace.config, i386-lockdep's, turn it on).
 NO_FTRACE = 'i386 i386-stress x86_64-stress'
 # The flavours whose kernels have no DYNAMIC_FTRACE (the function tracer:

@@ -45,6 +45,10 @@ done
 	# For the guest's tests (/init reads this file): exported.
 	[ -z "${FUZZ_TIME:-}" ] || echo "export FUZZ_TIME=$FUZZ_TIME"
 	[ -z "${FUZZ_SEED:-}" ] || echo "export FUZZ_SEED=$FUZZ_SEED"
+	# A multi-threaded TCG boot (the stress kernels, below): /init
+	# turns the kprobe optimizer off and 00-boot checks that nothing in
+	# the kernel can patch its text.
+	case "$flavour" in *-stress) echo "export KMARK_MTTCG=1" ;; esac
 } > "$work/kmark-run.conf"
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "SCRIPT=$script: no such file"

@@ -6,11 +6,12 @@
 #   x86_64         patched-NOP static keys, ftrace beside kmark
 #   i386-lockdep   lockdep while static keys are patched: the tests that
 #                  patch them most (toggles, module markers, the fuzzer)
-#   i386-stress    lockdep, kmemleak, KFENCE, no ftrace at all; both vCPUs
-#                  really parallel (multi-threaded TCG, JUMP_LABEL off);
-#                  the guest tests plus the stress tests of qemu-tests/stress.d
+#   i386-stress    kmemleak, KFENCE, lock debugging, no ftrace at all; both
+#                  vCPUs really parallel (multi-threaded TCG), so nothing
+#                  that patches text (JUMP_LABEL and TRACING off); the
+#                  guest tests plus the stress tests of qemu-tests/stress.d
 # (FLAVOURS= picks others: x86_64-stress is the same with KASAN, i386 the
-# single-CPU i386 kernel with patched NOPs.)
+# i386 kernel with patched NOPs and lockdep that make run ARCH=i386 boots.)
 # and the bench in one short round. The host commands README.md documents
 # (make configs, make patches, make run, make bench QUICK=1, make demo...)
 # run as typed in a clean clone of the checkout whose build/ is this one's

@@ -4,20 +4,21 @@
 # merge_config.sh, then olddefconfig. Fails if any requested option did not
 # survive (as kunit.py does). Only rewrites .config when it would change, so
 # an unchanged configuration never triggers a full rebuild.
-#   x86_64         common + x86_64 + bench: the x86_64 test kernel (patched
+#   x86_64         common + x86_64 + ftrace + bench: the x86_64 test kernel (patched
 #                  NOPs, ftrace beside kmark) and make bench's kernel
-#   i386-stress    common + i386 + debug + stress: lockdep, kmemleak,
-#                  KFENCE, no JUMP_LABEL; booted with both vCPUs parallel
-#                  (make check's i386 kernel)
+#   i386-stress    common + i386 + stress: kmemleak, KFENCE, lock
+#                  debugging without lockdep's proofs, nothing that patches
+#                  text (no JUMP_LABEL, no TRACING); booted with both vCPUs
+#                  parallel (make check's i386 kernel)
 #   x86_64-stress  the same on x86_64, + kasan (on request only)
-#   i386           common + i386 + debug (lockdep, no ftrace at all;
-#                  patched NOPs): make run ARCH=i386
+#   i386           common + i386 + debug (lockdep, so TRACING but no
+#                  FTRACE; patched NOPs): make run ARCH=i386
 #   i386-lockdep   the same + dynftrace, make check's: lockdep while static
 #                  keys are patched (the stress kernels have no patching),
 #                  and the function tracer (DYNAMIC_FTRACE), which tells
 #                  kmark's kprobe events which functions are notrace
 #   i386-bench     common + i386 + bench: make bench's kmark-only i386 figures
-#   x86_64-nokmark common + x86_64 + bench + nokmark (make bench's size figure)
+#   x86_64-nokmark common + x86_64 + ftrace + bench + nokmark (make bench's size figure)
 #   ARCH-matrix    common + ARCH + matrix: the base of the configuration
 #                  matrix (scripts/configs.sh adds each variation to it)
 set -euo pipefail
@@ -29,14 +30,15 @@ flavour=${1:?usage: configure.sh FLAVOUR}
 arch=$(kernel_arch "$(flavour_arch "$flavour")")
 cdir=$top/scripts/config
 case "$flavour" in
-x86_64) frags=(common x86_64 bench) ;;
-x86_64-stress) frags=(common x86_64 debug stress kasan) ;;
-i386-stress) frags=(common i386 debug stress) ;;
+x86_64) frags=(common x86_64 ftrace bench) ;;
+x86_64-stress) frags=(common x86_64 stress kasan) ;;
+i386-stress) frags=(common i386 stress) ;;
 i386) frags=(common i386 debug) ;;
 i386-lockdep) frags=(common i386 debug dynftrace) ;;
 i386-bench) frags=(common i386 bench) ;;
-x86_64-nokmark) frags=(common x86_64 bench nokmark) ;;
-x86_64-clang) frags=(common x86_64 bench) ;;
+x86_64-nokmark) frags=(common x86_64 ftrace bench nokmark) ;;
+x86_64-clang) frags=(common x86_64 ftrace bench) ;;
+x86_64-matrix) frags=(common x86_64 ftrace matrix) ;;
 *-matrix) frags=(common "$(flavour_arch "$flavour")" matrix) ;;
 *) die "unknown flavour $flavour" ;;
 esac

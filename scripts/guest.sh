@@ -42,7 +42,11 @@ guest_main() {
 	# on, single-threaded TCG), which neither x86_64 (no lockdep: it is
 	# the bench kernel) nor the stress kernels (no patching) have. The
 	# tests that patch keys most: markers toggled while recording,
-	# module markers loaded and unloaded, the fuzzer. Its flight
+	# module markers loaded and unloaded, the fuzzer; and, lockdep's
+	# only kernel since the stress one has none (PROVE_LOCKING selects
+	# TRACING, whose static calls multi-threaded TCG cannot patch), the
+	# tests that take most locks: instances, triggers, hist, dynamic
+	# events. Its flight
 	# recorder is i386-stress's (no extra boots). Its function tracer
 	# (DYNAMIC_FTRACE) knows the notrace functions (73-kprobe-notrace),
 	# and makes a kprobe at a function's entry ftrace-based, as on a
@@ -51,7 +55,7 @@ guest_main() {
 		skip="15-doc-commands 20-storm"
 		for t in "$top"/qemu-tests/test.d/*.sh; do
 			t=$(basename "$t" .sh)
-			case " 60-toggle-stress 70-kprobes 71-kprobe-review 73-kprobe-notrace 75-kprobe-context-switch 90-modules 92-module-markers " in
+			case " 28-instances 34-triggers 36-hist 39-dynamic-events 60-toggle-stress 70-kprobes 71-kprobe-review 73-kprobe-notrace 75-kprobe-context-switch 90-modules 92-module-markers " in
 			*" $t "*) ;;
 			*) skip="$skip $t" ;;
 			esac

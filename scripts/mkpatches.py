@@ -72,6 +72,25 @@ that users make and remove the way they do ftrace's.
 """,
     },
     {
+        'subject': 'tracefs: build it for a tracer other than ftrace',
+        'files': [],
+        'patches': ['0015-tracefs-without-tracing.patch'],
+        'kconfig': [],
+        'make': [],
+        'body': """\
+tracefs was built only with CONFIG_TRACING, which brings all of ftrace's
+event tracing along. A kernel that leaves ftrace out (a hardened product
+kernel, a tiny board) but carries another tracer with ftrace's directory
+layout (kmark, next in this series) could then offer its users debugfs at
+best, which hardened kernels turn off too.
+
+Give tracefs a hidden symbol of its own, TRACEFS_FS, which TRACING
+selects: every kernel that had tracefs has it as before, and another
+tracer can select it alone. include/linux/tracefs.h keeps its stubs for a
+kernel without it.
+""",
+    },
+    {
         'subject': 'kmark: static markers with an ftrace-style control directory',
         'files': ['include/trace/kmark.h', 'kernel/trace/kmark.c',
                   'kernel/trace/kmark_internal.h', 'kernel/trace/kmark_record.c',

@@ -1,8 +1,22 @@
 #!/bin/sh
 # description: the guest booted as expected: both CPUs, the control files; kmark_event= and kmark_kprobe= at boot, or (booted without them) a first buffer allocation that fails and can be retried
 . /tests/lib.sh
-if grep -q kmark_event= /proc/cmdline; then plan 27; else plan 21; fi
+extra=0
+[ "${KMARK_MTTCG:-}" != 1 ] || extra=3
+if grep -q kmark_event= /proc/cmdline; then plan $((27 + extra)); else plan $((21 + extra)); fi
 expect_eq "both CPUs online" "$(cat /sys/devices/system/cpu/online)" "0-1"
+if [ "${KMARK_MTTCG:-}" = 1 ]; then
+	# Booted with multi-threaded TCG: nothing may patch kernel text (a
+	# vCPU can run a stale int3 after text_poke_bp() and oops). The
+	# configuration has no JUMP_LABEL and no TRACING (configure.sh checks
+	# stress.config's settings); /init turned the kprobe optimizer off.
+	expect_eq "multi-threaded TCG: the kprobe optimizer is off" \
+		"$(cat /proc/sys/debug/kprobes-optimization 2>&1)" "0"
+	check "multi-threaded TCG: no ftrace events to enable (no tracepoints' static calls)" \
+		test ! -e /sys/kernel/tracing/events -a ! -e /sys/kernel/tracing/set_event
+	check "tracefs without ftrace: kmark's copy at /sys/kernel/tracing/kmark" \
+		test -e /sys/kernel/tracing/kmark/set_event
+fi
 for f in tracing_on available_markers set_event trace_pipe trace buffer_size_kb \
 	 error_log README per_cpu/cpu0/stats per_cpu/cpu1/stats \
 	 per_cpu/cpu0/trace_pipe_raw per_cpu/cpu1/trace_pipe_raw \

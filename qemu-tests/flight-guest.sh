@@ -33,6 +33,14 @@
 #   F1  (the host made every event table entry's first field lie outside
 #       its record, checksums made right) the trace is there, every event
 #       unknown: no entry passed the checks
+#   G1  (a region of its own, kmflightG, no pad) a writer on each CPU
+#       until the host resets the machine (QEMU's system_reset) at a
+#       random instant: no shutdown path, as a watchdog's reset
+#   G2  every CPU's writer's lines are there, whole, their numbers going
+#       up, each gap a page the ring buffer dropped and said so
+#   H1  (kmflightH) the writers for 3 s, then QEMU ends; the host writes
+#       random bytes over two pages of each CPU's that hold their lines
+#   H2  as G2; the host checks that exactly those pages were dropped
 #
 # Results: "FLIGHT ok - PHASE: what" / "FLIGHT not ok - ..." lines that the
 # host counts; "FLIGHT # ..." lines are diagnostics; KMARK-FLIGHT-PHASE and
@@ -105,8 +113,54 @@ case "$first" in
 "no previous trace: refused"*) phase=D1 ;;
 "no previous trace: the buffer held no events"*) phase=E1 ;;
 esac
+# G and H (their own QEMU runs, a region of their own, no pad: the
+# firmware may write over part of it at each reset): G1 writes from both
+# CPUs until the host resets the machine at a random instant, H1 writes
+# for a while and ends, then the host writes random bytes over some of
+# the pages that hold its lines; G2 and H2 count what each CPU kept.
+for g in G H; do
+	grep -q "kmflight$g" /proc/cmdline || continue
+	case "$first" in
+	"previous boot: its trace is in this instance"*) phase=${g}2 ;;
+	"no previous trace: no kmark header"*) phase=${g}1 ;;
+	*) phase=${g}? ;;
+	esac
+done
 echo "KMARK-FLIGHT-PHASE $phase"
 fdiag "$info"
+
+# writers: one shell a CPU, each writing numbered lines into the instance.
+writers() {
+	wpids=
+	for c in 0 1; do
+		taskset -c $c sh -c "i=0; while echo 'W c=$c n='\$i > $I/trace_marker; do i=\$((i + 1)); done" &
+		wpids="$wpids $!"
+	done
+}
+# kept: what the previous boot's trace holds of each CPU's writer, and
+# whether every gap in a writer's numbers is a page the ring buffer
+# dropped and said so; the host checks the counts against what it did.
+kept() {
+	lines $I/trace > /tmp/prev.txt
+	fexpect "no torn or garbage line: every line is a writer's, whole" \
+		"$(grep -vcE '^ +sh-[0-9]+ +\[00[01]\] .{5} +[0-9]+\.[0-9]{6}: tracing_mark_write: W c=[01] n=[0-9]+$' /tmp/prev.txt)" 0
+	fcheck "no CPU's part was lost whole" sh -c "! grep -q 'all (its ring buffer meta' /tmp/info.txt"
+	for c in 0 1; do
+		other=$((1 - c))
+		fexpect "CPU$c's writer's lines are all on CPU$c" \
+			"$(grep -c "\[00$other\] .*: W c=$c " /tmp/prev.txt)" 0
+		sed -n "s/.*: tracing_mark_write: W c=$c n=//p" /tmp/prev.txt > /tmp/seq.$c
+		n=$(wc -l < /tmp/seq.$c)
+		gaps=$(awk 'NR > 1 && $1 != p + 1 { g++ } { p = $1 } END { print g + 0 }' /tmp/seq.$c)
+		back=$(awk 'NR > 1 && $1 <= p { b++ } { p = $1 } END { print b + 0 }' /tmp/seq.$c)
+		lost=$(sed -n "s/^lost:.* CPU$c \([0-9]*\) pages.*/\1/p" /tmp/info.txt)
+		fcheck "CPU$c: its writer's lines are there ($n)" test "$n" -gt 0
+		fexpect "CPU$c: its writer's numbers only go up" "$back" 0
+		fcheck "CPU$c: each gap in them is a page the ring buffer dropped and said so ($gaps gaps, ${lost:-0} pages dropped)" \
+			test "$gaps" -le "${lost:-0}"
+		echo "FLIGHT # kept CPU$c lines=$n first=$(head -n 1 /tmp/seq.$c) last=$(tail -n 1 /tmp/seq.$c) gaps=$gaps dropped=${lost:-0}"
+	done
+}
 
 case $phase in
 A1)
@@ -319,6 +373,26 @@ E1)
 	sync
 	mark 7
 	fcheck "it records this boot" grep -q FLIGHT-7 $I/trace
+	finish
+	;;
+G1)
+	writers
+	sleep 1
+	echo "KMARK-FLIGHT-WRITING"
+	sleep 60
+	fbad "no reset came"
+	finish
+	;;
+H1)
+	writers
+	sleep 3
+	kill $wpids
+	wait
+	fcheck "both writers wrote" sh -c "grep -q 'W c=0 n=' $I/trace && grep -q 'W c=1 n=' $I/trace"
+	finish
+	;;
+G2|H2)
+	kept
 	finish
 	;;
 F1)

@@ -105,13 +105,77 @@ def console(path):
         return [TS.sub('', l.rstrip('\r\n').replace('\r', '')) for l in f]
 
 
-def boot(flavour, log, extra_qemu, timeout):
-    env = dict(os.environ, LOG=log, TIMEOUT=str(timeout), KERNEL_ARGS=ARGS,
+def boot(flavour, log, extra_qemu, timeout, args=ARGS, wait=True):
+    env = dict(os.environ, LOG=log, TIMEOUT=str(timeout), KERNEL_ARGS=args,
                QEMU_ARGS=extra_qemu)
     with open(log + '.boot', 'w') as err:
-        return subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), flavour,
-                               'script', os.path.join(HERE, 'flight-guest.sh')],
-                              env=env, stdout=err, stderr=err).returncode
+        p = subprocess.Popen([os.path.join(TOP, 'scripts', 'boot.sh'), flavour,
+                              'script', os.path.join(HERE, 'flight-guest.sh')],
+                             env=env, stdout=err, stderr=err)
+    return p.wait() if wait else p
+
+
+# G and H: a region of their own with no pad below it (the firmware may
+# write over part of it at a reset, as it may on a board), a writer on
+# each CPU, only trace_marker's lines in the instance.
+def gh_args(g, size='8M'):
+    # (aligned to its size: it ends where the firmware writes, below 0x1f000000)
+    return (f'reserve_mem={size}:{size}:kmflight{g} kmark_instance=flight@kmflight{g} '
+            'kunit.enable=0')
+
+
+def reset_at(log, sock, delay, timeout):
+    """Once the guest's writers run, QEMU's system_reset after @delay s
+    (the monitor: no shutdown path, as a watchdog's reset)."""
+    import socket
+    import time
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            if 'KMARK-FLIGHT-WRITING' in open(log, errors='replace').read():
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    else:
+        return 'the writers never started'
+    time.sleep(delay)
+    with socket.socket(socket.AF_UNIX) as c:
+        c.connect(sock)
+        c.sendall(b'system_reset\n')
+        time.sleep(0.5)
+    return None
+
+
+def kept_counts(lines):
+    """kept() of flight-guest.sh: {cpu: (lines, gaps, dropped)}."""
+    out = {}
+    for l in lines:
+        m = re.match(r'^FLIGHT # kept CPU(\d) lines=(\d+) .* gaps=(\d+) dropped=(\d+)', l)
+        if m:
+            out[int(m.group(1))] = tuple(int(x) for x in m.group(2, 3, 4))
+    return out
+
+
+def writer_pages(ram, phys, size, hsize, per_cpu, rnd):
+    """@per_cpu random pages of each CPU's part of the ring buffer that
+    hold its writer's lines, each overwritten whole with random bytes."""
+    hit = {0: [], 1: []}
+    with open(ram, 'r+b') as f:
+        for off in range(phys + hsize, phys + size, 4096):
+            f.seek(off)
+            page = f.read(4096)
+            for c in (0, 1):
+                if f'W c={c} n='.encode() in page:
+                    hit[c].append(off)
+        if not hit[0] or not hit[1]:
+            return None, f'pages with lines: CPU0 {len(hit[0])}, CPU1 {len(hit[1])}'
+        chosen = {c: rnd.sample(hit[c], min(per_cpu, len(hit[c]))) for c in (0, 1)}
+        for c in (0, 1):
+            for off in chosen[c]:
+                f.seek(off)
+                f.write(bytes(rnd.getrandbits(8) for _ in range(4096)))
+    return {c: len(v) for c, v in chosen.items()}, None
 
 
 def guest_results(res, lines, run):
@@ -193,7 +257,7 @@ def check_dump(res, lines, name, instance, cpus, limit, only_cpu=None,
 def region(lines):
     """(phys, size, header bytes) of the region, from the kernel log."""
     for l in lines:
-        m = re.search(r'kmark: instance flight on reserve_mem kmflight at '
+        m = re.search(r'kmark: instance flight on reserve_mem kmflight\w* at '
                       r'(0x[0-9a-f]+), (\d+) KiB \(header (\d+) KiB', l)
         if m:
             return int(m.group(1), 16), int(m.group(2)) << 10, int(m.group(3)) << 10
@@ -308,7 +372,76 @@ def main():
     mem = (f'-object memory-backend-file,id=pc.ram,size={RAM},mem-path={ram},'
            f'share=on -machine memory-backend=pc.ram '
            f'-device isa-debug-exit,iobase=0xf4,iosize=0x04')
+    def gh_tests():
+        """G and H: the resets at random instants, the damaged pages."""
+        def gh_run(name, g, extra, then=None, size='8M'):
+            """A QEMU run of G or H: both boots in it (G), or one (H)."""
+            log = os.path.join(logdir, f'{name}.log')
+            if os.path.exists(log):     # (reset_at() reads it as it grows)
+                os.unlink(log)
+            p = boot(a.flavour, log, mem + extra, a.timeout, args=gh_args(g, size),
+                     wait=False)
+            why = then(log) if then else None
+            rc = p.wait()
+            lines = console(log)
+            guest_results(res, lines, name)
+            res.check(f'{name}: it ended where it meant to (the host: {why or "as asked"})',
+                      why is None and rc == 1 and
+                      any(l.startswith('KMARK-FLIGHT-END ') for l in lines), f'boot.sh {rc}')
+            bad = [l for l in lines if not l.startswith('FLIGHT') and
+                   (TROUBLE.search(l) or CRASH.search(l))]
+            res.check(f'{name}: no oops, no warning, no kernel trouble', not bad,
+                      '; '.join(bad[:3]))
+            return lines
+
+        # G: resets at random instants (one seed a run; make check's
+        # seeds are fixed, GH_SEED= picks others), both CPUs writing.
+        # The firmware writes over the region's top at the reset (SeaBIOS:
+        # 120 KiB): in an 8 MiB region onto pages not written yet, in a
+        # 1 MiB one (the ring wraps in about a second) onto pages that
+        # hold lines: dropped one by one, the CPU's others kept.
+        base = int(os.environ.get('GH_SEED', '41'))
+        for i in range(int(os.environ.get('GH_RESETS', '3'))):
+            size = '8M' if i % 3 == 0 else '1M'
+
+            rnd = random.Random(base + i)
+            delay = round(rnd.uniform(0.3, 3.0), 2)
+            with open(ram, 'wb') as f:
+                f.truncate(512 << 20)
+            sock = os.path.join(logdir, 'monitor.sock')
+            if os.path.exists(sock):
+                os.unlink(sock)
+            name = f'G{i}'
+            lines = gh_run(name, 'G', f' -action reboot=reset -monitor unix:{sock},server=on,wait=off',
+                           lambda log: reset_at(log, sock, delay, a.timeout), size=size)
+            phases = [m.group(1) for m in (re.match(r'^KMARK-FLIGHT-PHASE (\S+)', l)
+                                           for l in lines) if m]
+            res.check(f'{name}: writers, a reset {delay} s later ({size} region), the next boot finds their trace',
+                      phases == ['G1', 'G2'], f'phases {phases}')
+            k = kept_counts(lines)
+            res.check(f'{name}: every CPU kept its lines (per CPU: lines, gaps, pages dropped: {k})',
+                      sorted(k) == [0, 1] and all(v[0] > 0 and v[1] <= v[2] for v in k.values()))
+        # H: two pages of each CPU's lines overwritten between two QEMUs.
+        with open(ram, 'wb') as f:
+            f.truncate(512 << 20)
+        lines = gh_run('H1', 'H', '')
+        hreg = region(lines)
+        if res.check('H1: the kernel says where its region is', hreg is not None):
+            hit, why = writer_pages(ram, *hreg, 2, random.Random(base))
+            if res.check('H: the host overwrote two pages of each CPU\'s lines', why is None, why):
+                lines = gh_run('H2', 'H', '')
+                k = kept_counts(lines)
+                res.check(f'H2: exactly those pages were dropped, every other line kept '
+                          f'(per CPU: lines, gaps, pages dropped: {k}; overwritten: {hit})',
+                          sorted(k) == [0, 1] and
+                          all(k[c][0] > 0 and k[c][2] == hit[c] and k[c][1] <= hit[c]
+                              for c in (0, 1)))
+
     try:
+        # FLIGHT_ONLY=GH: the G and H runs alone (a developer's loop).
+        if os.environ.get('FLIGHT_ONLY') == 'GH':
+            gh_tests()
+            return
         with open(ram, 'wb') as f:      # zeros: a cold start
             f.truncate(512 << 20)
         # Run A: three boots in one QEMU.
@@ -395,6 +528,8 @@ def main():
         run('D', 'D1', lambda: other_banner(ram, phys))
         run('E', 'E1', lambda: scribble(ram, phys + hsize, phys + size))
         run('F', 'F1', lambda: lying_events(ram, phys))
+
+        gh_tests()
     except Exception as e:     # a bug here is a failure, never a pass
         res.check('flight.py ran to its end', False, repr(e))
     finally:

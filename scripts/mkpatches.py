@@ -91,6 +91,37 @@ kernel without it.
 """,
     },
     {
+        'subject': 'ring-buffer: drop a damaged sub-buffer of the last boot alone',
+        'files': [],
+        'patches': ['0016-ring-buffer-persistent-per-subbuf.patch'],
+        'kconfig': [],
+        'make': [],
+        'body': """\
+A persistent ring buffer (ring_buffer_alloc_range()) is checked at boot
+one CPU at a time: rb_meta_valid() rejected a CPU's whole buffer when
+one sub-buffer's commit was too large, and rb_meta_validate_events()
+zeroed every sub-buffer of a CPU when one of them did not parse. On
+every reset the firmware writes somewhere near the top of RAM, where
+reserve_mem= places the region (SeaBIOS: 120 KiB under QEMU); a stray
+DMA write or a torn line can hit any page. One bad page then cost the
+CPU its whole trace, the part a user reads after a crash.
+
+Check the meta data (magic, sizes, the head and commit sub-buffers,
+now also that they start on a sub-buffer, and the order of the
+sub-buffers) per CPU as before, and the content one sub-buffer at a
+time: a sub-buffer whose commit is larger than its data, whose events
+do not parse, or which is empty between the head and the commit
+sub-buffers is turned into one discarded event that fills it (readers
+skip it; three empty sub-buffers in a row would stop the reader), and
+counted. The CPU keeps every other sub-buffer. The commit check also
+stops at the data's end: a commit of PAGE_SIZE read past the page.
+
+ring_buffer_range_last_boot() tells a tracer, per CPU, whether its
+sub-buffers are the last boot's and how many were dropped, so that it
+can say what was lost instead of showing an empty CPU.
+""",
+    },
+    {
         'subject': 'kmark: static markers with an ftrace-style control directory',
         'files': ['include/trace/kmark.h', 'kernel/trace/kmark.c',
                   'kernel/trace/kmark_internal.h', 'kernel/trace/kmark_record.c',

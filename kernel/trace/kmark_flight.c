@@ -365,8 +365,10 @@ struct kmark_ghosts {
  * @old:	a copy of the previous boot's header (VALID, EMPTY, OTHER)
  * @old_events:	the previous boot's events (VALID)
  * @old_entries: events the previous boot left in the buffer
- * @old_cpu:	[nr_cpu_ids] of them, each CPU's (a CPU whose pages did not
- *		check has none: ring_buffer.c drops them whole)
+ * @old_cpu:	[nr_cpu_ids] of them, each CPU's
+ * @old_lost:	[nr_cpu_ids] each CPU's pages that did not check (dropped
+ *		one by one, the others kept), or -1: its ring buffer meta
+ *		data did not check and all of its pages went
  * @inst:	the instance
  * @buf:	its buffer
  * @iters:	[nr_cpu_ids] the dump's iterators (it must not consume)
@@ -396,6 +398,7 @@ struct kmark_flight {
 	struct kmark_ghosts *old_events;
 	unsigned long old_entries;
 	unsigned long *old_cpu;
+	long *old_lost;
 	struct kmark_instance *inst;
 	struct trace_buffer *buf;
 	struct ring_buffer_iter **iters;
@@ -1506,6 +1509,19 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 				seq_printf(m, "%sCPU%d %lu", cpu ? ", " : " (",
 					   cpu, f->old_cpu[cpu]);
 		seq_puts(m, f->old_cpu ? ")\n" : "\n");
+		seq_puts(m, "lost:");
+		nr = 0;
+		for_each_possible_cpu(cpu) {
+			long lost = f->old_lost ? f->old_lost[cpu] : 0;
+
+			if (lost < 0)
+				seq_printf(m, "%s CPU%d all (its ring buffer meta data did not check: see dmesg)",
+					   nr++ ? "," : "", cpu);
+			else if (lost)
+				seq_printf(m, "%s CPU%d %ld pages (damaged; its other pages are kept)",
+					   nr++ ? "," : "", cpu, lost);
+		}
+		seq_puts(m, nr ? "\n" : " nothing\n");
 		seq_printf(m, "formats: last_boot/events/ (%u events%s), task names: last_boot/saved_comms, kprobes: last_boot/kprobe_events\n",
 			   f->old_events ? f->old_events->nr : 0,
 			   f->old_events && f->old_events->bad ?
@@ -1687,9 +1703,25 @@ static void __init kmark_flight_setup(struct kmark_flight *f)
 	}
 	if (f->prev == KMARK_PREV_VALID) {
 		f->old_cpu = kcalloc(nr_cpu_ids, sizeof(*f->old_cpu), GFP_KERNEL);
-		for_each_possible_cpu(cpu)
+		f->old_lost = kcalloc(nr_cpu_ids, sizeof(*f->old_lost), GFP_KERNEL);
+		for_each_possible_cpu(cpu) {
+			unsigned long dropped;
+			bool kept;
+
 			if (f->old_cpu)
 				f->old_cpu[cpu] = ring_buffer_entries_cpu(buf, cpu);
+			/* (a CPU not up at boot has no buffer yet: nothing lost) */
+			kept = ring_buffer_range_last_boot(buf, cpu, &dropped) ||
+			       !cpu_online(cpu);
+			if (f->old_lost)
+				f->old_lost[cpu] = kept ? (long)dropped : -1;
+			if (!kept)
+				pr_warn("instance %s: CPU%d's part of the previous boot's trace is lost: its ring buffer meta data did not check\n",
+					f->name, cpu);
+			else if (dropped)
+				pr_warn("instance %s: CPU%d: %lu pages of the previous boot's trace did not check and were dropped; its other pages are kept\n",
+					f->name, cpu, dropped);
+		}
 		f->old_entries = ring_buffer_entries(buf);
 		if (!f->old_entries) {
 			f->prev = KMARK_PREV_EMPTY;

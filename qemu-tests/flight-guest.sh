@@ -41,6 +41,9 @@
 #   H1  (kmflightH) the writers for 3 s, then QEMU ends; the host writes
 #       random bytes over two pages of each CPU's that hold their lines
 #   H2  as G2; the host checks that exactly those pages were dropped
+#   P1  (kmflightP) the writers, then a panic (LKDTM's PANIC; panic=-1
+#       reboots); O1 (kmflightO) an oops that panics (BUG, panic_on_oops)
+#   P2, O2  as G2
 #
 # Results: "FLIGHT ok - PHASE: what" / "FLIGHT not ok - ..." lines that the
 # host counts; "FLIGHT # ..." lines are diagnostics; KMARK-FLIGHT-PHASE and
@@ -118,7 +121,7 @@ esac
 # CPUs until the host resets the machine at a random instant, H1 writes
 # for a while and ends, then the host writes random bytes over some of
 # the pages that hold its lines; G2 and H2 count what each CPU kept.
-for g in G H; do
+for g in G H P O; do
 	grep -q "kmflight$g" /proc/cmdline || continue
 	case "$first" in
 	"previous boot: its trace is in this instance"*) phase=${g}2 ;;
@@ -142,8 +145,9 @@ writers() {
 # dropped and said so; the host checks the counts against what it did.
 kept() {
 	lines $I/trace > /tmp/prev.txt
-	fexpect "no torn or garbage line: every line is a writer's, whole" \
-		"$(grep -vcE '^ +sh-[0-9]+ +\[00[01]\] .{5} +[0-9]+\.[0-9]{6}: tracing_mark_write: W c=[01] n=[0-9]+$' /tmp/prev.txt)" 0
+	fexpect "no torn or garbage line: every line is a writer's, whole (or kmark's note of the crash)" \
+		"$(grep -vE ': tracing_mark_write: kmark: [^ ]' /tmp/prev.txt |
+		   grep -vcE '^ +sh-[0-9]+ +\[00[01]\] .{5} +[0-9]+\.[0-9]{6}: tracing_mark_write: W c=[01] n=[0-9]+$')" 0
 	fcheck "no CPU's part was lost whole" sh -c "! grep -q 'all (its ring buffer meta' /tmp/info.txt"
 	for c in 0 1; do
 		other=$((1 - c))
@@ -391,7 +395,23 @@ H1)
 	fcheck "both writers wrote" sh -c "grep -q 'W c=0 n=' $I/trace && grep -q 'W c=1 n=' $I/trace"
 	finish
 	;;
-G2|H2)
+P1|O1)
+	# A panic (LKDTM's PANIC), or an oops that panics (BUG with
+	# panic_on_oops), while both CPUs write; panic=-1 reboots.
+	writers
+	sleep 1
+	[ $phase = O1 ] && echo 1 > /proc/sys/kernel/panic_on_oops
+	echo "KMARK-FLIGHT-CRASH $phase"
+	if [ $phase = P1 ]; then
+		echo PANIC > /sys/kernel/debug/provoke-crash/DIRECT
+	else
+		echo BUG > /sys/kernel/debug/provoke-crash/DIRECT
+	fi
+	sleep 10
+	fbad "no panic came"
+	finish
+	;;
+G2|H2|P2|O2)
 	kept
 	finish
 	;;

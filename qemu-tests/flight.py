@@ -374,7 +374,7 @@ def main():
            f'-device isa-debug-exit,iobase=0xf4,iosize=0x04')
     def gh_tests():
         """G and H: the resets at random instants, the damaged pages."""
-        def gh_run(name, g, extra, then=None, size='8M'):
+        def gh_run(name, g, extra, then=None, size='8M', crash=None):
             """A QEMU run of G or H: both boots in it (G), or one (H)."""
             log = os.path.join(logdir, f'{name}.log')
             if os.path.exists(log):     # (reset_at() reads it as it grows)
@@ -388,9 +388,19 @@ def main():
             res.check(f'{name}: it ended where it meant to (the host: {why or "as asked"})',
                       why is None and rc == 1 and
                       any(l.startswith('KMARK-FLIGHT-END ') for l in lines), f'boot.sh {rc}')
+            # (a crash asked for: its boot, from its phase line to the next
+            # boot's; a line echoed just before it may die in the tty)
+            asked = []
+            if crash:
+                asked = segment(lines, rf'^KMARK-FLIGHT-PHASE {g}1', rf'^KMARK-FLIGHT-PHASE {g}2')
+                res.check(f'{name}: {crash} came',
+                          any('Kernel panic - not syncing' in l for l in asked))
+                i = lines.index(f'KMARK-FLIGHT-PHASE {g}1') + 1
+                lines = lines[:i] + lines[i + len(asked):]
             bad = [l for l in lines if not l.startswith('FLIGHT') and
                    (TROUBLE.search(l) or CRASH.search(l))]
-            res.check(f'{name}: no oops, no warning, no kernel trouble', not bad,
+            res.check(f'{name}: no oops, no warning, no kernel trouble'
+                      f'{" but the crash asked for" if crash else ""}', not bad,
                       '; '.join(bad[:3]))
             return lines
 
@@ -420,6 +430,18 @@ def main():
                       phases == ['G1', 'G2'], f'phases {phases}')
             k = kept_counts(lines)
             res.check(f'{name}: every CPU kept its lines (per CPU: lines, gaps, pages dropped: {k})',
+                      sorted(k) == [0, 1] and all(v[0] > 0 and v[1] <= v[2] for v in k.values()))
+        # P and O: a panic, an oops that panics, both CPUs writing.
+        for g, what in (('P', 'a panic'), ('O', 'an oops that panics')):
+            with open(ram, 'wb') as f:
+                f.truncate(512 << 20)
+            lines = gh_run(g, g, ' -action reboot=reset', size='1M', crash=what)
+            phases = [m.group(1) for m in (re.match(r'^KMARK-FLIGHT-PHASE (\S+)', l)
+                                           for l in lines) if m]
+            res.check(f'{g}: writers, {what}, the next boot finds their trace',
+                      phases == [f'{g}1', f'{g}2'], f'phases {phases}')
+            k = kept_counts(lines)
+            res.check(f'{g}: every CPU kept its lines (per CPU: lines, gaps, pages dropped: {k})',
                       sorted(k) == [0, 1] and all(v[0] > 0 and v[1] <= v[2] for v in k.values()))
         # H: two pages of each CPU's lines overwritten between two QEMUs.
         with open(ram, 'wb') as f:

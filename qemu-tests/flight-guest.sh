@@ -209,6 +209,13 @@ A2)
 		"$(cat $I/tracing_on)" 0
 	lines $I/trace > /tmp/prev.txt
 	fdiag "$(tail -n 4 /tmp/prev.txt)"
+	# A traceon trigger would record into the previous boot's trace (the
+	# two boots mixed): refused until tracing_on cleared it.
+	fcheck "a traceon trigger is refused while the previous boot's trace is there" \
+		sh -c "! echo traceon > $I/events/sched/sched_switch/trigger 2> /dev/null &&
+		       cat $I/error_log $K/error_log 2> /dev/null | grep -q \"The previous boot's trace is in this instance\""
+	fexpect "and the trace is still the previous boot's" \
+		"$(lines $I/trace | grep -o 'FLIGHT-[0-9]' | tail -n 1)" FLIGHT-1
 	pid=$(sed -n 's/.*FLIGHT-1 pid=\([0-9]*\).*/\1/p' /tmp/prev.txt)
 	fcheck "FLIGHT-1 was written by sh-$pid: the previous boot's task names" \
 		grep -q "^ *sh-$pid .*tracing_mark_write: FLIGHT-1 pid=$pid" /tmp/prev.txt

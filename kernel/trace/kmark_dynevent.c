@@ -190,8 +190,10 @@ static int kmark_dyn_kprobes(char *buf, bool truncate)
 		line = skip_spaces(line + (*line == '\n'));
 		if (*line != '!')
 			continue;
-		colon = strchr(line, ':');
-		if (!colon || colon - line < 2 || memchr(line, ' ', colon - line))
+		/* (its own line's colon: "!" alone on a line is no deletion) */
+		colon = strpbrk(line, ":\n");
+		if (!colon || *colon != ':' || colon - line < 2 ||
+		    memchr(line, ' ', colon - line))
 			continue;	/* the kprobe parser says what is wrong */
 		memset(line, ' ', colon - line);
 		colon[-1] = '-';

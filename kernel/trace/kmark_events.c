@@ -84,20 +84,23 @@ void kmark_event_file_put(struct kmark_event_file *file)
 
 /*
  * At open() of a file of events/SYS/NAME/: the event file its inode names,
- * held (and its instance held), or NULL once it is gone.
+ * held (and its instance held), or NULL once it is gone. Under
+ * kmark_ref_lock, never kmark_mutex (kmark_fs.c: debugfs waits for the
+ * open()s in progress of a file it removes, under kmark_mutex); the
+ * inode's i_private is cleared under it before the file is put.
  */
 struct kmark_event_file *kmark_event_file_get(struct inode *inode)
 {
 	struct kmark_event_file *file;
 
-	mutex_lock(&kmark_mutex);
+	spin_lock(&kmark_ref_lock);
 	file = inode->i_private;
-	if (file && !(file->flags & KMARK_EF_FREED) &&
-	    !kmark_inst_hold(file->inst))
+	if (file && !(READ_ONCE(file->flags) & KMARK_EF_FREED) &&
+	    !__kmark_inst_hold(file->inst))
 		refcount_inc(&file->ref);
 	else
 		file = NULL;
-	mutex_unlock(&kmark_mutex);
+	spin_unlock(&kmark_ref_lock);
 	return file;
 }
 
@@ -637,11 +640,12 @@ static struct kmark_subsys *kmark_subsys_get_held(struct inode *inode)
 {
 	struct kmark_subsys *sys;
 
-	mutex_lock(&kmark_mutex);
+	/* (kmark_ref_lock, not kmark_mutex: kmark_event_file_get()) */
+	spin_lock(&kmark_ref_lock);
 	sys = inode->i_private;
-	if (sys && kmark_inst_hold(sys->inst))
+	if (sys && __kmark_inst_hold(sys->inst))
 		sys = NULL;
-	mutex_unlock(&kmark_mutex);
+	spin_unlock(&kmark_ref_lock);
 	return sys;
 }
 

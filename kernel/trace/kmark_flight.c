@@ -74,6 +74,7 @@
 #include <linux/reboot.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string_helpers.h>
 #include <linux/sysctl.h>
 #include <linux/time.h>
 #include <linux/time64.h>
@@ -1458,7 +1459,9 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 	struct kmark_flight *f = m->private;
 	const struct kmark_flight_hdr *h = f->old;
 	unsigned int i, nr;
+	const char *nl;
 	struct tm tm;
+	size_t len;
 	int cpu;
 
 	mutex_lock(&kmark_mutex);
@@ -1480,7 +1483,17 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 		break;
 	}
 	if (h) {
-		seq_printf(m, "kernel: %s\n", h->id.banner);
+		/*
+		 * The region's text (checksummed, yet anyone's who could
+		 * write the memory): its control bytes escaped, as a task's
+		 * name is, so that it cannot forge lines of this file.
+		 */
+		len = strnlen(h->id.banner, sizeof(h->id.banner));
+		nl = memchr(h->id.banner, '\n', len);	/* linux_banner's own */
+		seq_puts(m, "kernel: ");
+		seq_escape_mem(m, h->id.banner, nl ? nl - h->id.banner : len,
+			       ESCAPE_ANY_NP, NULL);
+		seq_putc(m, '\n');
 		time64_to_tm(h->boot_real_s, 0, &tm);
 		seq_printf(m, "booted: %04ld-%02d-%02d %02d:%02d:%02d UTC; recording from %llu.%06lu s\n",
 			   tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
@@ -1496,7 +1509,10 @@ static int kmark_lbi_show(struct seq_file *m, void *v)
 					   h->nr_notes);
 			kmark_print_time(m, kmark_note_kinds[n->kind],
 					 n->real_s, n->uptime_ns);
-			seq_printf(m, ": %s\n", n->text);
+			seq_puts(m, ": ");
+			seq_escape_mem(m, n->text, strnlen(n->text, sizeof(n->text)),
+				       ESCAPE_ANY_NP, NULL);
+			seq_putc(m, '\n');
 		}
 		if (!nr)
 			seq_puts(m, "ended: nothing noted (no panic, oops, warning or reboot was: a hang, a reset or a power loss)\n");

@@ -373,7 +373,21 @@ struct kmark_hist_pad {
 	u64 refv[KMARK_HIST_REFS];
 	char strs[KMARK_HIST_PARAMS][KMARK_HIST_STR];
 };
-static DEFINE_PER_CPU(struct kmark_hist_pad [4], kmark_hist_pad);
+/* One a context level and trigger depth: a nested hit has its own. */
+static DEFINE_PER_CPU(struct kmark_hist_pad [4][KMARK_TRIGGER_DEPTH],
+		      kmark_hist_pad);
+
+/* This hit's pad (in a trigger run: its depth is at least 1). */
+static struct kmark_hist_pad *notrace kmark_hist_pad_get(void)
+{
+	unsigned int level = interrupt_context_level();
+	unsigned int depth = kmark_trigger_depth();
+
+	if (WARN_ON_ONCE(level >= 4 || !depth || depth > KMARK_TRIGGER_DEPTH))
+		return NULL;
+	return &this_cpu_ptr(kmark_hist_pad)[level][depth - 1];
+}
+NOKPROBE_SYMBOL(kmark_hist_pad_get);
 
 /* @h's key for a hit, into @key. */
 static void notrace kmark_hist_key(const struct kmark_hist *h,
@@ -571,15 +585,14 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	struct kmark_hist *h = t->data;
 	struct kmark_hist_pad *pad;
 	struct tracing_map_elt *elt;
-	unsigned int i, j, level;
+	unsigned int i, j;
 	u64 *vals, *refv, a;
 	char (*strs)[KMARK_HIST_STR];
 	u8 *key;
 
-	level = interrupt_context_level();
-	if (WARN_ON_ONCE(level >= 4))
+	pad = kmark_hist_pad_get();
+	if (!pad)
 		return false;
-	pad = &this_cpu_ptr(kmark_hist_pad)[level];
 	key = pad->key;
 	if (pad->snap.h == h)
 		pad->snap.h = NULL;
@@ -675,11 +688,10 @@ static void notrace kmark_hist_after(struct kmark_trigger *t)
 	struct kmark_hist *h = t->data;
 	struct kmark_hist_pad *pad;
 	struct kmark_hsnap_ctx ctx;
-	unsigned int level = interrupt_context_level();
 
-	if (WARN_ON_ONCE(level >= 4))
+	pad = kmark_hist_pad_get();
+	if (!pad)
 		return;
-	pad = &this_cpu_ptr(kmark_hist_pad)[level];
 	if (pad->snap.h != h)
 		return;
 	ctx = pad->snap;	/* its key stays in the pad */
@@ -731,6 +743,7 @@ static const struct tracing_map_ops kmark_hist_map_ops = {
 #define KMARK_HE_BAD_MODIFIER	"Invalid field modifier"
 #define KMARK_HE_FIELD		"Couldn't find field"
 #define KMARK_HE_VAR		"Couldn't find variable"
+#define KMARK_HE_TOO_LONG	"Name too long (at most 63 characters)"
 #define KMARK_HE_EMPTY		"Empty assignment"
 #define KMARK_HE_SORT_MODIFIER	"Invalid sort modifier"
 #define KMARK_HE_SORT_EMPTY	"Empty sort field"
@@ -887,7 +900,8 @@ static int kmark_hist_field(struct kmark_hparse *ps, char *text,
 	}
 	if (kind != KMARK_HK_KEY && isdigit(*text)) {
 		hf->src = KMARK_HF_CONST;
-		strscpy(hf->name, text);
+		if (strscpy(hf->name, text) < 0)
+			return kmark_hist_err(ps, KMARK_HE_TOO_LONG, text);
 		if (kstrtoull(text, 0, &hf->constant))
 			return kmark_hist_err(ps, KMARK_HE_NUMBER, text);
 		return 0;
@@ -895,7 +909,8 @@ static int kmark_hist_field(struct kmark_hparse *ps, char *text,
 	if (*text == '$' && text[1]) {
 		struct kmark_hist *h = ps->h;
 
-		strscpy(hf->name, text + 1);
+		if (strscpy(hf->name, text + 1) < 0)
+			return kmark_hist_err(ps, KMARK_HE_TOO_LONG, text);
 		for (i = 0; i < h->nr_vars; i++) {
 			if (!strcmp(h->vars[i].name, hf->name)) {
 				hf->src = KMARK_HF_VAR;
@@ -976,7 +991,8 @@ static int kmark_hist_field(struct kmark_hparse *ps, char *text,
 			return kmark_hist_err(ps, KMARK_HE_BAD_MODIFIER, mod);
 		}
 	}
-	strscpy(hf->name, text);
+	if (strscpy(hf->name, text) < 0)
+		return kmark_hist_err(ps, KMARK_HE_TOO_LONG, text);
 	for (i = 0; i < l->nr_fields; i++)
 		if (!strcmp(l->fields[i].name, text))
 			hf->field = &l->fields[i];
@@ -1255,7 +1271,8 @@ static int kmark_hist_var(struct kmark_hparse *ps, char *name, char *expr)
 			return kmark_hist_err(ps, KMARK_HE_DUP_VAR, name);
 	v = &h->vars[h->nr_vars];
 	memset(v, 0, sizeof(*v));
-	strscpy(v->name, name);
+	if (strscpy(v->name, name) < 0)
+		return kmark_hist_err(ps, KMARK_HE_TOO_LONG, name);
 	if (!*v->name || strpbrk(v->name, "$.+-"))
 		return kmark_hist_err(ps, KMARK_HE_MALFORMED, name);
 	expr = strim(expr);
@@ -1461,7 +1478,6 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			act->synth = NULL;
 			return kmark_hist_err(ps, KMARK_HE_SYNTH_COUNT, synth);
 		}
-		kmark_synth_get(act->synth);
 	}
 	strlcat(buf, ")", sizeof(buf));
 	if (!onmatch) {
@@ -1474,6 +1490,12 @@ static int kmark_hist_action(struct kmark_hparse *ps, char *text)
 			return kmark_hist_err(ps, KMARK_HE_ONX_VAR, arg + 1);
 		}
 	}
+	/*
+	 * Held once the action is counted, which kmark_hist_free() puts: a
+	 * failure above leaves the synthetic event as it was.
+	 */
+	if (act->synth)
+		kmark_synth_get(act->synth);
 	h->nr_actions++;
 	act->text = kstrdup(buf, GFP_KERNEL);
 	if (!act->text) {
@@ -1593,14 +1615,15 @@ nomem:
  */
 static void kmark_hist_snap_forget(struct kmark_hist *h)
 {
-	unsigned int cpu, level;
+	unsigned int cpu, level, depth;
 
 	if (!h->snap)
 		return;
 	for_each_possible_cpu(cpu)
 		for (level = 0; level < 4; level++)
-			cmpxchg(&per_cpu_ptr(kmark_hist_pad, cpu)[level].snap.h,
-				h, NULL);
+			for (depth = 0; depth < KMARK_TRIGGER_DEPTH; depth++)
+				cmpxchg(&per_cpu_ptr(kmark_hist_pad, cpu)[level][depth].snap.h,
+					h, NULL);
 }
 
 static void kmark_hist_free(struct kmark_hist *h)
@@ -1711,6 +1734,7 @@ static int kmark_hist_assign(struct kmark_hparse *ps, char *word, char *eq)
 	} else if (str_has_prefix(word, "sort=")) {
 		ps->sort = eq + 1;
 	} else if (str_has_prefix(word, "name=")) {
+		kfree(h->name);		/* (the last one given counts) */
 		h->name = kstrdup(eq + 1, GFP_KERNEL);
 		if (!h->name) {
 			ps->err->msg = "Out of memory";
@@ -1993,9 +2017,16 @@ static void kmark_hist_unreg(struct kmark_trigger *t)
 	struct kmark_hist *h = t->data;
 	unsigned int i;
 
-	/* A table of a name goes on with its other triggers. */
-	if (--h->live)
+	/*
+	 * A table of a name goes on with its other triggers; if its event
+	 * file was this one's, another's takes its place (this one may be
+	 * going: its instance removed, its module unloaded).
+	 */
+	if (--h->live) {
+		if (h->file == t->file)
+			WRITE_ONCE(h->file, kmark_triggers_other_file(h, t));
 		return;
+	}
 	list_del_init(&h->list);
 	kmark_hist_refs(h, -1);
 	if (h->snap && h->file->inst->snap_cond == h)
@@ -2077,6 +2108,50 @@ static int kmark_hist_update(struct kmark_trigger *old, struct kmark_trigger *ne
 }
 
 /* Removing a hist whose variables another reads is refused, as ftrace's. */
+/*
+ * @a's event is going (rmmod of its module, rmdir of its instance): no
+ * '!' is asked, so nothing refuses. The hists that read its variables go
+ * first, and those that read theirs before them, each said in its
+ * instance's error_log (as enable_event's triggers go with their target):
+ * their reads would point into @a's freed table.
+ */
+static void kmark_hist_drop_readers(struct kmark_hist *a)
+{
+	struct kmark_hist *h, *found;
+	unsigned int i, refs;
+
+	lockdep_assert_held(&kmark_mutex);
+	while (a->refs) {
+		found = NULL;
+		list_for_each_entry(h, &kmark_hists, list) {
+			for (i = 0; h != a && i < h->nr_reads && !found; i++)
+				if (h->reads[i]->ref == a)
+					found = h;
+			if (found)
+				break;
+		}
+		if (WARN_ON_ONCE(!found))
+			return;
+		kmark_hist_drop_readers(found);
+		kmark_log_err(found->file->inst, found->file->m->name, 0,
+			      "Hist trigger removed: the hist whose variables it read went with its event");
+		refs = a->refs;
+		/* (@a's instance may be going, off the list: readers in it) */
+		kmark_triggers_drop_data(found, a->file->inst);
+		if (WARN_ON_ONCE(a->refs == refs))
+			return;
+	}
+}
+
+static void kmark_hist_going(struct kmark_trigger *t)
+{
+	struct kmark_hist *h = t->data;
+
+	/* (a table of a name goes on with its other triggers) */
+	if (h->live == 1)
+		kmark_hist_drop_readers(h);
+}
+
 static const char *kmark_hist_busy(const struct kmark_trigger *t)
 {
 	const struct kmark_hist *h = t->data;
@@ -2319,7 +2394,7 @@ static void kmark_hist_snap_print(struct seq_file *m, const struct kmark_hist *h
 		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
 		seq_printf(m, "\ttriggering value { %s(%.*s) }: %10llu",
 			   c->act->kind == KMARK_HA_ONMAX ? "onmax" : "onchange",
-			   (int)(strchr(var, ')') - var), var, c->val);
+			   (int)strcspn(var, ")"), var, c->val);
 		seq_puts(m, "\ttriggered by event with key: ");
 		kmark_hist_print_key(m, h, c->key, c->comm);
 		seq_putc(m, '\n');
@@ -2408,6 +2483,7 @@ const struct kmark_trigger_cmd kmark_hist_cmd = {
 	.update = kmark_hist_update,
 	.exists = KMARK_HE_EEXIST,
 	.busy = kmark_hist_busy,
+	.going = kmark_hist_going,
 	.fire = kmark_hist_fire,
 	.after = kmark_hist_after,
 	.show = kmark_hist_show_trigger,

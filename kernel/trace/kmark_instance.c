@@ -38,7 +38,7 @@ LIST_HEAD(kmark_instance_list);
 DEFINE_SPINLOCK(kmark_ref_lock);
 
 /* Hold @inst if it is live; under kmark_ref_lock. */
-static int __kmark_inst_hold(struct kmark_instance *inst)
+int __kmark_inst_hold(struct kmark_instance *inst)
 {
 	struct kmark_instance *pos;
 

@@ -276,6 +276,8 @@ enum {
  * @dents:	the files in it, whose i_private points here until it goes
  * @ref:	open files and kmark's own holds; freed at 0 (after RCU)
  * @on_by_write: scratch of an enable write that may be undone (kmark_mutex)
+ * @nested:	hits whose triggers did not run: nested too deep (a trace()
+ *		action firing an event whose triggers fire it again)
  * @rcu:	for freeing
  */
 struct kmark_event_file {
@@ -293,6 +295,7 @@ struct kmark_event_file {
 	struct dentry *dents[KMARK_NR_EVF][KMARK_NR_FS];
 	refcount_t ref;
 	bool on_by_write;
+	atomic_long_t nested;
 	struct rcu_head rcu;
 };
 
@@ -428,6 +431,10 @@ bool kmark_comm_table_name(const struct kmark_comm_table *t, u32 id,
 			   char *buf);
 u32 kmark_comm_id_slow(const char *comm);
 bool kmark_comm_name(u32 id, char *buf);
+
+/* Room for a name of @n bytes as kmark_escape_name() prints it. */
+#define KMARK_ESC_LEN(n)	(4 * (n) + 1)
+const char *kmark_escape_name(char *dst, const char *name, size_t n);
 
 /* Whether two names are the same, word by word (both zero-padded). */
 static __always_inline bool kmark_comm_eq(const unsigned long *a,
@@ -685,6 +692,7 @@ extern struct list_head kmark_instance_list;
 extern spinlock_t kmark_ref_lock;
 void kmark_instances_init(void);
 int kmark_top_inst_create_files(void);
+int __kmark_inst_hold(struct kmark_instance *inst);
 int kmark_inst_hold(struct kmark_instance *inst);
 void kmark_inst_put(struct kmark_instance *inst);
 struct kmark_instance *kmark_inst_by_name(const char *name);
@@ -1064,6 +1072,8 @@ struct kmark_trigger_err {
  *		there (hist's pause, continue, clear); -EEXIST if it does not
  * @exists:	error_log's message when it is there already (NULL: kmark's)
  * @busy:	why the trigger cannot be removed now, or NULL
+ * @going:	its event is going (module unload, instance removal), which
+ *		no @busy can refuse: what depends on it goes first
  * @post:	fires after the event's record is committed
  * @after:	for a trigger with @after set: runs after the commit, when
  *		@fire ran for the hit (hist's snapshot() action)
@@ -1086,6 +1096,7 @@ struct kmark_trigger_cmd {
 	int (*update)(struct kmark_trigger *old, struct kmark_trigger *new);
 	const char *exists;
 	const char *(*busy)(const struct kmark_trigger *t);
+	void (*going)(struct kmark_trigger *t);
 	void (*after)(struct kmark_trigger *t);
 	bool post;
 	bool own_count;
@@ -1130,12 +1141,23 @@ extern const struct kmark_trigger_cmd kmark_traceon_cmd, kmark_traceoff_cmd,
 	kmark_snapshot_cmd, kmark_stacktrace_cmd, kmark_enable_event_cmd,
 	kmark_disable_event_cmd, kmark_hist_cmd;
 extern const struct file_operations kmark_trigger_fops;
+/*
+ * Triggers run nested when an action fires another event (hist's trace()
+ * of a synthetic event) whose own triggers run in turn: at most this deep
+ * in one context, as ftrace's ring buffer allows one nested reservation.
+ * A deeper hit's triggers do not run; its file counts it (@nested).
+ */
+#define KMARK_TRIGGER_DEPTH	2
+unsigned int kmark_trigger_depth(void);
 void kmark_triggers_call(struct kmark_event_file *file,
 			 const struct kmark_entry *hdr, const void *rec,
 			 unsigned int len, unsigned long *post);
 void kmark_triggers_post(struct kmark_event_file *file,
 			 const struct kmark_entry *hdr, const void *rec,
 			 unsigned int len, unsigned long post);
+struct kmark_event_file *kmark_triggers_other_file(const void *data,
+						   const struct kmark_trigger *not);
+void kmark_triggers_drop_data(const void *data, struct kmark_instance *inst);
 void kmark_triggers_free_file(struct kmark_event_file *file);
 void kmark_triggers_drop_target(struct kmark_event_file *target);
 

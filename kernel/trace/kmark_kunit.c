@@ -654,6 +654,25 @@ static void kmark_test_comm_table(struct kunit *test)
 }
 
 /* The recorder's id for current: its name, whatever the CPU's hint says. */
+/* A name with control bytes is printed on one line, escaped (NOTES.md). */
+static void kmark_test_escape_name(struct kunit *test)
+{
+	char out[KMARK_ESC_LEN(TASK_COMM_LEN)];
+
+	KUNIT_EXPECT_STREQ(test, kmark_escape_name(out, "zzfinal\n", 16),
+			   "zzfinal\\012");
+	KUNIT_EXPECT_STREQ(test, kmark_escape_name(out, "a\tb\\c\x7f\x1b", 16),
+			   "a\\011b\\134c\\177\\033");
+	/* Spaces and bytes past ASCII stay as they are (ftrace's names). */
+	KUNIT_EXPECT_STREQ(test, kmark_escape_name(out, "kworker/0:1 H\xc3\xa9", 16),
+			   "kworker/0:1 H\xc3\xa9");
+	/* At most n bytes, without a NUL among them. */
+	KUNIT_EXPECT_STREQ(test, kmark_escape_name(out, "abcdef", 3), "abc");
+	/* The longest: 15 control bytes, 4 bytes each. */
+	KUNIT_EXPECT_EQ(test, strlen(kmark_escape_name(out,
+			"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 15)), 60);
+}
+
 static void kmark_test_comm_current(struct kunit *test)
 {
 	struct kmark_comm_hint *h;
@@ -1765,6 +1784,7 @@ static struct kunit_case kmark_test_cases[] = {
 	KUNIT_CASE(kmark_test_event_data),
 	KUNIT_CASE(kmark_test_comm_table),
 	KUNIT_CASE(kmark_test_comm_current),
+	KUNIT_CASE(kmark_test_escape_name),
 	KUNIT_CASE(kmark_test_set_event_parse),
 	KUNIT_CASE(kmark_test_set_event_rollback),
 	KUNIT_CASE(kmark_test_probe_api),

@@ -16,6 +16,42 @@
 
 #include "kmark_internal.h"
 
+/**
+ * kmark_escape_name - a task name (or a name-like field) as printed
+ * @dst:	KMARK_ESC_LEN(@n) bytes
+ * @name:	the name, ending at its first NUL or after @n bytes
+ * @n:		at most this many bytes of it
+ *
+ * A task chooses its name (/proc/PID/comm, prctl(PR_SET_NAME)), so it may
+ * hold a newline or another control byte: printed raw, as ftrace prints
+ * it, the name splits its trace line in two and can forge a line that
+ * reads as another task's event. Control bytes, DEL and the backslash
+ * are printed as \ooo (octal), everything else as it is.
+ *
+ * Return: @dst.
+ */
+const char *kmark_escape_name(char *dst, const char *name, size_t n)
+{
+	static const char oct[] = "01234567";
+	char *p = dst;
+	size_t i;
+
+	for (i = 0; i < n && name[i]; i++) {
+		unsigned char c = name[i];
+
+		if (c >= ' ' && c != 0x7f && c != '\\') {
+			*p++ = c;
+			continue;
+		}
+		*p++ = '\\';
+		*p++ = oct[c >> 6];
+		*p++ = oct[(c >> 3) & 7];
+		*p++ = oct[c & 7];
+	}
+	*p = '\0';
+	return dst;
+}
+
 /* ftrace's five context characters (trace_print_lat_fmt()) into @c[6]. */
 static void kmark_ctx_chars(const struct kmark_entry *e, char *c)
 {
@@ -163,13 +199,13 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
 			continue;
 		}
 		if (f->kind == KMARK_FIELD_CHARS) {
-			char buf[KMARK_NAME_MAX];
+			char buf[KMARK_ESC_LEN(KMARK_NAME_MAX)];
 			unsigned int n = min_t(unsigned int, f->size,
-					       sizeof(buf) - 1);
+					       KMARK_NAME_MAX - 1);
 
-			memcpy(buf, (const u8 *)rec + f->offset, n);
-			buf[n] = '\0';
-			seq_buf_printf(s, f->conv, buf);
+			/* (a task's name, as its line's one is) */
+			seq_buf_printf(s, f->conv,
+				       kmark_escape_name(buf, (const char *)rec + f->offset, n));
 			continue;
 		}
 		v = kmark_field_value(f, rec);
@@ -224,6 +260,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 {
 	const struct kmark_marker *m;
 	char comm[TASK_COMM_LEN], ctx[6];
+	char esc[KMARK_ESC_LEN(TASK_COMM_LEN)];
 	u64 usecs;
 	u32 rem;
 
@@ -243,7 +280,8 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 	rcu_read_lock();
 	m = prev ? kmark_ghost_by_id(prev, e->type) : kmark_marker_by_id(e->type);
 	/* One printf for the whole context: the reader's main cost. */
-	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ", comm, e->pid,
+	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ",
+		       kmark_escape_name(esc, comm, sizeof(comm)), e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem,
 		       m ? kmark_line_name(m) : "?");
 	if (m && m->print)

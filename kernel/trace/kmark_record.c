@@ -397,7 +397,7 @@ bool kmark_comm_name(u32 id, char *buf)
 void kmark_comms_show_table(struct seq_file *m)
 {
 	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
-	char name[TASK_COMM_LEN];
+	char name[TASK_COMM_LEN], esc[KMARK_ESC_LEN(TASK_COMM_LEN)];
 	u32 idx, tag, id;
 
 	if (!t)
@@ -409,7 +409,8 @@ void kmark_comms_show_table(struct seq_file *m)
 			continue;
 		id = kmark_comm_id(KMARK_COMM_TAG_GEN(tag), idx);
 		if (kmark_comm_table_name(t, id, name))
-			seq_printf(m, "%u %s\n", id, name);
+			seq_printf(m, "%u %s\n", id,
+				   kmark_escape_name(esc, name, sizeof(name)));
 	}
 	if (atomic_long_read(&t->recycled))
 		seq_printf(m, "# %ld names of earlier eras taken over by new ones (their older records show <...>)\n",
@@ -449,14 +450,15 @@ u32 kmark_saved_cmdline_id(pid_t pid)
 int kmark_cmdlines_show(struct seq_file *m, void *v)
 {
 	const u32 *names = READ_ONCE(kmark_pid_names);
-	char name[TASK_COMM_LEN];
+	char name[TASK_COMM_LEN], esc[KMARK_ESC_LEN(TASK_COMM_LEN)];
 	unsigned int i;
 
 	for (i = 0; names && i < KMARK_PID_NAMES; i++) {
 		u32 id = READ_ONCE(names[i]);
 
 		if (id && kmark_comm_name(id, name))
-			seq_printf(m, "%u %s\n", i, name);
+			seq_printf(m, "%u %s\n", i,
+				   kmark_escape_name(esc, name, sizeof(name)));
 		if (!(i % 1024))
 			cond_resched();
 	}
@@ -464,7 +466,8 @@ int kmark_cmdlines_show(struct seq_file *m, void *v)
 		u64 e = atomic64_read(&kmark_cmdlines[i]);
 
 		if (e && kmark_comm_name((u32)e, name))
-			seq_printf(m, "%u %s\n", (u32)(e >> 32), name);
+			seq_printf(m, "%u %s\n", (u32)(e >> 32),
+				   kmark_escape_name(esc, name, sizeof(name)));
 	}
 	return 0;
 }
@@ -593,6 +596,22 @@ static void kmark_snapshot_lost(struct kmark_instance *inst)
 		      "Out of memory: the snapshot buffer could not follow the buffer's new size and is freed");
 }
 
+/*
+ * A new size or sub-buffer size for a buffer with a snapshot: refused
+ * while a reader has one of the buffers open (trace, snapshot, trace_pipe,
+ * trace_pipe_raw). A reader of the snapshot makes its resize fail, and a
+ * reader may hold either buffer across a swap: a snapshot freed then was
+ * used after its free.
+ */
+static int kmark_snapshot_busy(struct kmark_instance *inst)
+{
+	if (!inst->snapshot || !atomic_read(&inst->buf_users))
+		return 0;
+	kmark_log_err(inst, "snapshot", 0,
+		      "A reader of trace, snapshot, trace_pipe or trace_pipe_raw is open: the snapshot buffer cannot follow a new size");
+	return -EBUSY;
+}
+
 /* A sub-buffer's room for events: ring_buffer.c's rb_subbuf_capacity(). */
 static unsigned long kmark_subbuf_capacity(unsigned int order)
 {
@@ -634,7 +653,8 @@ unsigned long kmark_buffer_cpu_size(struct kmark_instance *inst, int cpu)
  * Its buffer and snapshot get it now (what they held is gone, as with
  * ftrace's), or the buffer when it is made. A snapshot that cannot follow
  * is freed. Under kmark_mutex. Return: 0, -EPERM for the boot-mapped
- * instance, -EBUSY while a reader of trace holds the buffer, -ENOMEM.
+ * instance, -EBUSY while a reader of trace holds the buffer (or, with a
+ * snapshot, any reader: kmark_snapshot_busy()), -ENOMEM.
  */
 int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
 				  unsigned int order)
@@ -644,6 +664,9 @@ int kmark_buffer_set_subbuf_order(struct kmark_instance *inst,
 	lockdep_assert_held(&kmark_mutex);
 	if (inst->flight)
 		return -EPERM;	/* its layout is its reserved memory's */
+	ret = kmark_snapshot_busy(inst);
+	if (ret)
+		return ret;
 	/* Consumers read a page of the old size at a time. */
 	mutex_lock(&inst->read_mutex);
 	kmark_snapshot_hold(inst, true);
@@ -695,6 +718,9 @@ int kmark_buffer_resize_cpu(struct kmark_instance *inst, unsigned long kb,
 		return -EPERM;	/* its buffer is its reserved memory */
 	if (inst->buffer && !kmark_buffer_fits(inst, kb, cpu))
 		return -ENOMEM;
+	ret = kmark_snapshot_busy(inst);
+	if (ret)
+		return ret;
 	/*
 	 * A snapshot trigger swapping the two between their resizes would
 	 * resize one buffer twice and the other never.
@@ -1199,8 +1225,9 @@ void kmark_snapshot_hold(struct kmark_instance *inst, bool hold)
 }
 
 /*
- * Free @inst's snapshot buffer, refused while a reader has one of its
- * buffers open (it may be reading the snapshot). Under kmark_mutex.
+ * Free @inst's snapshot buffer. Its callers make sure that no reader has
+ * one of its buffers open (one may be reading the snapshot): the snapshot
+ * file's "0" and kmark_snapshot_busy() refuse then. Under kmark_mutex.
  */
 void kmark_snapshot_free(struct kmark_instance *inst)
 {

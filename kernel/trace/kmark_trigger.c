@@ -76,6 +76,39 @@ static bool kmark_trigger_live(const struct kmark_trigger *t)
 	return READ_ONCE(t->count) != 0 && !READ_ONCE(t->paused);
 }
 
+/* Each CPU's nesting of trigger runs, per context level (task, softirq...). */
+static DEFINE_PER_CPU(u8 [4], kmark_trigger_nest);
+
+/* How deep this context's triggers run now: 1 in the outermost. */
+unsigned int notrace kmark_trigger_depth(void)
+{
+	unsigned int level = interrupt_context_level();
+
+	return level < 4 ? this_cpu_read(kmark_trigger_nest[level]) : 0;
+}
+NOKPROBE_SYMBOL(kmark_trigger_depth);
+
+static bool notrace kmark_trigger_enter(struct kmark_event_file *file)
+{
+	unsigned int level = interrupt_context_level();
+
+	if (WARN_ON_ONCE(level >= 4))
+		return false;
+	if (this_cpu_read(kmark_trigger_nest[level]) >= KMARK_TRIGGER_DEPTH) {
+		atomic_long_inc(&file->nested);
+		return false;
+	}
+	this_cpu_inc(kmark_trigger_nest[level]);
+	return true;
+}
+NOKPROBE_SYMBOL(kmark_trigger_enter);
+
+static void notrace kmark_trigger_exit(void)
+{
+	this_cpu_dec(kmark_trigger_nest[interrupt_context_level()]);
+}
+NOKPROBE_SYMBOL(kmark_trigger_exit);
+
 /**
  * kmark_triggers_call - run an event's triggers for one hit
  * @file:	the event file (its recorder was called)
@@ -97,6 +130,8 @@ void notrace kmark_triggers_call(struct kmark_event_file *file,
 	struct kmark_trigger *t;
 	unsigned int i = 0;
 
+	if (!kmark_trigger_enter(file))
+		return;
 	list_for_each_entry_rcu(t, &file->triggers, list) {
 		const struct kmark_filter *flt;
 
@@ -118,6 +153,7 @@ void notrace kmark_triggers_call(struct kmark_event_file *file,
 next:
 		i++;
 	}
+	kmark_trigger_exit();
 }
 NOKPROBE_SYMBOL(kmark_triggers_call);
 
@@ -130,17 +166,30 @@ void notrace kmark_triggers_post(struct kmark_event_file *file,
 	struct kmark_trigger *t;
 	unsigned int i = 0;
 
+	/* (post is empty when kmark_triggers_call() refused the depth) */
+	if (!kmark_trigger_enter(file))
+		return;
 	list_for_each_entry_rcu(t, &file->triggers, list) {
 		if (i >= KMARK_TRIGGERS_MAX)
 			break;
+		/*
+		 * A bit is a position: triggers added or removed since the
+		 * first pass move the others. Only a trigger of a post kind
+		 * (or with an after hook) runs here, never another kind
+		 * without its filter, as ftrace's post pass selects by kind;
+		 * nor one paused or spent since. (An after hook finds its own
+		 * hit's state, or does nothing.)
+		 */
 		if (!test_bit(i, &post))
 			;
 		else if (t->after)
 			t->cmd->after(t);
-		else if (t->cmd->fire(t, hdr, rec, len))
+		else if (t->cmd->post && kmark_trigger_live(t) &&
+			 t->cmd->fire(t, hdr, rec, len))
 			kmark_trigger_count(t);
 		i++;
 	}
+	kmark_trigger_exit();
 }
 NOKPROBE_SYMBOL(kmark_triggers_post);
 
@@ -361,8 +410,75 @@ void kmark_triggers_free_file(struct kmark_event_file *file)
 	struct kmark_trigger *t, *tmp;
 
 	lockdep_assert_held(&kmark_mutex);
+	/* What depends on them first: it may be on this file too. */
+	list_for_each_entry(t, &file->triggers, list)
+		if (t->cmd->going)
+			t->cmd->going(t);
 	list_for_each_entry_safe(t, tmp, &file->triggers, list)
 		kmark_trigger_remove(t);
+}
+
+/*
+ * The triggers of @inst whose data is @data (a hist's table, named or
+ * not), @not excepted: the first one's file, or with @drop set, each one
+ * removed (and NULL).
+ */
+static struct kmark_event_file *kmark_triggers_in(const void *data,
+						  struct kmark_instance *inst,
+						  const struct kmark_trigger *not,
+						  bool drop)
+{
+	struct kmark_event_file *file;
+	struct kmark_trigger *t, *tmp;
+
+	list_for_each_entry(file, &inst->files, list)
+		list_for_each_entry_safe(t, tmp, &file->triggers, list) {
+			if (t->data != data || t == not)
+				continue;
+			if (!drop)
+				return file;
+			kmark_trigger_remove(t);
+		}
+	return NULL;
+}
+
+/*
+ * kmark_triggers_in() over @inst first, which may be an instance being
+ * removed (off kmark_instance_list), then every listed one.
+ */
+static struct kmark_event_file *kmark_triggers_of(const void *data,
+						  struct kmark_instance *inst,
+						  const struct kmark_trigger *not,
+						  bool drop)
+{
+	struct kmark_event_file *file;
+	struct kmark_instance *pos;
+
+	lockdep_assert_held(&kmark_mutex);
+	file = kmark_triggers_in(data, inst, not, drop);
+	list_for_each_entry(pos, &kmark_instance_list, list)
+		if (!file && pos != inst)
+			file = kmark_triggers_in(data, pos, not, drop);
+	return file;
+}
+
+/* The event file of a trigger other than @not whose data is @data. */
+struct kmark_event_file *kmark_triggers_other_file(const void *data,
+						   const struct kmark_trigger *not)
+{
+	struct kmark_event_file *file;
+
+	file = kmark_triggers_of(data, not->file->inst, not, false);
+	return WARN_ON_ONCE(!file) ? not->file : file;
+}
+
+/*
+ * Every trigger whose data is @data goes; @inst may be an instance being
+ * removed (off the list).
+ */
+void kmark_triggers_drop_data(const void *data, struct kmark_instance *inst)
+{
+	kmark_triggers_of(data, inst, NULL, true);
 }
 
 /* The event files whose enable_event or disable_event triggers hold @target. */
@@ -524,6 +640,15 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 	err->msg = "Too many triggers on this event (at most 32)";
 	if (n >= KMARK_TRIGGERS_MAX)
 		goto fail;
+	/*
+	 * tracing_on clears the previous boot's trace before this boot
+	 * records (kmark_flight_start()); a traceon trigger would record
+	 * into it, the two boots mixed under the old boot's event table.
+	 */
+	ret = -EBUSY;
+	err->msg = "The previous boot's trace is in this instance: set tracing_on (it clears it) first";
+	if (t->cmd == &kmark_traceon_cmd && kmark_flight_prev(file->inst))
+		goto fail;
 	/* The event's recorder in soft mode: triggers fire unrecorded too. */
 	ret = kmark_event_enable(file, true, true);
 	err->msg = ret == -ENOMEM ? "Out of memory" :
@@ -588,6 +713,9 @@ static int kmark_trigger_show(struct seq_file *m, void *v)
 	}
 	list_for_each_entry(t, &file->triggers, list)
 		kmark_trigger_print(m, t);
+	if (atomic_long_read(&file->nested))
+		seq_printf(m, "# %ld hits whose triggers did not run: nested deeper than %d (an action firing an event whose triggers fire it again)\n",
+			   atomic_long_read(&file->nested), KMARK_TRIGGER_DEPTH);
 	mutex_unlock(&kmark_mutex);
 	return 0;
 }

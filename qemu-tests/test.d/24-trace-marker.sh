@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its event is ftrace's ftrace:print; its filter; not an event of set_event
+# description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its event is ftrace's ftrace:print; its filter; not an event of set_event; a task name with a newline stays on its line, escaped
 . /tests/lib.sh
-plan 9
+plan 13
 reset_kmark
 M=$K/trace_marker
 
@@ -49,4 +49,22 @@ check "not an event of set_event" sh -c "! echo ftrace:print > $K/set_event"
 check "its format file: ftrace's event print, the string field buf" \
 	sh -c "grep -qx 'name: print' $K/events/ftrace/print/format &&
 	       grep -q 'field:__data_loc char\[\] buf;' $K/events/ftrace/print/format"
+
+# A task renames itself many times (echo NAME > /proc/PID/comm keeps the
+# newline), the trace is cleared, it takes the name 'zzfinal\n' and writes
+# one line: that line shows its name, escaped, on the same line (ftrace
+# prints a name raw: its line splits in two). saved_cmdlines and
+# saved_comms (which kmark record reads a line at a time) escape it too.
+echo > $K/trace
+sh -c 'i=0; while [ $i -lt 2000 ]; do printf "n$i" > /proc/$$/comm; echo "r$i" > '$M'; i=$((i + 1)); done
+       echo > '$K'/trace; echo zzfinal > /proc/$$/comm; echo "finalmark $$" > '$M'; echo $$ > /tmp/tm.pid'
+pid=$(cat /tmp/tm.pid)
+cat $K/trace > /tmp/tm.txt
+check "the renamed task's line shows its name escaped, on that line" \
+	grep -qF "zzfinal\\012-$pid " /tmp/tm.txt
+expect_eq "and no line of the trace is a name's half" \
+	"$(grep -v '^#' /tmp/tm.txt | grep -cv ': tracing_mark_write: ')" "0"
+check "saved_cmdlines: its name escaped" grep -qxF "$pid zzfinal\\012" $K/saved_cmdlines
+expect_eq "saved_comms: one name a line (id, then the name, escaped)" \
+	"$(grep -v '^#' $K/saved_comms | grep -cvE '^[0-9]+ [^ ].*$|^[0-9]+ $')" "0"
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 41
+plan 47
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -225,4 +225,35 @@ sleep 0.2
 check "the instance can be removed with its snapshot() action, under hits" \
 	sh -c "echo hsn > $K/instances/remove && [ ! -e $I ]"
 wait
+# A hist write that fails after naming a synthetic event in its action
+# leaves that event as it was: removable (it stayed "in use" for good).
+echo 'held int pid' >> $K/synthetic_events
+check "onmax() of no variable, with a trace() of a synthetic event, is refused" \
+	sh -c "! echo 'hist:keys=common_pid:onmax(x).trace(held,common_pid)' >> $K/events/sched/sched_switch/trigger"
+check "and the synthetic event it named can be removed" sh -c "echo '!held' >> $K/synthetic_events"
+# A name longer than kmark keeps is refused, not cut (two long names that
+# shared their first 63 characters were one variable).
+V=$(printf 'v%.0s' $(seq 70))
+echo > $K/error_log
+check "a variable name of 70 characters is refused: error_log says so" \
+	sh -c "! echo 'hist:keys=common_pid:$V=prev_prio' >> $K/events/sched/sched_switch/trigger 2> /dev/null &&
+	       grep -q 'Name too long' $K/error_log"
+# A trace() action that fires an event whose own hist fires it again:
+# triggers nest at most 2 deep (KMARK_TRIGGER_DEPTH, as ftrace's one nested
+# reservation); the deeper hits are counted in the event's trigger file.
+# The kernel used to recurse until its stack overflowed.
+echo 'loop int pid' > $K/synthetic_events
+LT='hist:keys=pid:onmatch(synthetic.loop).trace(loop,pid)'
+LS='hist:keys=common_pid:onmatch(sched.sched_switch).trace(loop,common_pid)'
+echo "$LT" > $K/events/synthetic/loop/trigger
+echo "$LS" > $K/events/sched/sched_switch/trigger
+kmark-testprog pingpong 50 kmping kmpong 0 > /dev/null
+n=$(sed -n 's/^# \([0-9]*\) hits whose triggers did not run: nested deeper than 2 .*/\1/p' \
+	$K/events/synthetic/loop/trigger)
+check "a trace() action firing its own event: nesting stops at 2, the deeper hits are counted (${n:-none})" \
+	test "${n:-0}" -gt 0
+check "the loop event's hist counted its hits at depth 2" grep -q 'Hits: [1-9]' $K/events/synthetic/loop/hist
+echo "!$LS" >> $K/events/sched/sched_switch/trigger
+echo "!$LT" >> $K/events/synthetic/loop/trigger
+check "both removed, the synthetic event goes" sh -c "echo '!loop' >> $K/synthetic_events"
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: dynamic_events as ftrace's: kprobe events (p:, r:) and synthetic events (s:[synthetic/]) made, listed together by group and name, deleted by -:[GROUP/]NAME and by !DEFINITION; "> dynamic_events" deletes both kinds, none while one of either is busy, and a failed first write after it deletes nothing; a synthetic command among others, a group other than synthetic and a busy event are refused with error_log's line and nothing changed
 . /tests/lib.sh
-plan 23
+plan 26
 reset_kmark
 D=$K/dynamic_events
 echo > $D
@@ -116,4 +116,25 @@ echo '!hist:keys=next_pid:l=common_timestamp-$ts:onmatch(sched.sched_wakeup).tra
 echo '!hist:keys=pid:ts=common_timestamp' >> $W
 echo > $D
 expect_eq "nothing left" "$(cat $D)" ""
+
+# A "!" alone on its line deletes nothing: the next line's "p:" is not its
+# definition (it was: "!\np:foo ..." deleted an existing foo).
+echo 'p:dyn_keep ksys_sync' >> $D
+check "'!' then 'p:NAME' on the next line fails" \
+	sh -c "! printf '!\np:dyn_keep ksys_sync\n' >> $D 2> /dev/null"
+check "and the probe of that name is still there" grep -q '^p:kprobes/dyn_keep ' $D
+echo '-:dyn_keep' >> $D
+
+# An event goes while its debugfs files are being opened: debugfs waits
+# for the open()s in progress of a file it removes, and the removal holds
+# kmark_mutex, so an open() that took kmark_mutex deadlocked with it (every
+# control file hung after). 8 s of both, then the control files answer.
+timeout 8 sh -c "while :; do echo 'race_ev int x' >> $K/synthetic_events; echo '!race_ev' >> $K/synthetic_events; done" 2> /dev/null &
+a=$!
+timeout 8 sh -c "while :; do cat $K/events/synthetic/race_ev/trigger $K/events/synthetic/race_ev/format $K/events/synthetic/race_ev/hist; done" > /dev/null 2>&1 &
+b=$!
+wait $a $b
+check "an event removed while its files are opened: no deadlock (set_event answers)" \
+	timeout 10 cat $K/set_event
+echo '!race_ev' >> $K/synthetic_events 2> /dev/null
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: buffer_subbuf_size_kb as ftrace's: the sub-buffers (trace_pipe_raw's pages) of 1 to 128 pages, a size rounded up to a power of two of pages, header_page's data size following it before and after the buffer is made; pages of the new size from read() (a file opened before the change too) and splice(), every event in them; the snapshot follows it; refused with error_log's line and nothing changed for bad sizes, while a reader of trace holds the buffer, and for the boot-mapped instance; the per-CPU sizes read the same before and after the buffer is made
 . /tests/lib.sh
-plan 20
+plan 24
 reset_kmark
 P=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 F=$K/buffer_subbuf_size_kb
@@ -102,4 +102,19 @@ expect_eq "header_page, per_cpu's and the total size read the same before and af
 check "and it has 16 KiB sub-buffers" test "$(cat $I/buffer_subbuf_size_kb) $(data $I)" = "16 $((16384 - hdr))"
 check "its marker is there" grep -q 'tracing_mark_write: made$' $I/trace
 echo sbi > $K/instances/remove
+
+# A reader of the snapshot holds it (its resize fails then): the buffer's
+# new size or sub-buffer size is refused while a reader is open, and the
+# snapshot stays. It was freed under the reader (use after free).
+echo 1 > $K/snapshot
+exec 3< $K/snapshot
+echo > $K/error_log
+err=$(echo 2048 2>&1 > $K/buffer_size_kb)
+expect_eq "buffer_size_kb with a snapshot reader open: EBUSY" "${err##*: }" "Device or resource busy"
+err=$(echo 8 2>&1 > $K/buffer_subbuf_size_kb)
+expect_eq "buffer_subbuf_size_kb too" "${err##*: }" "Device or resource busy"
+check "error_log says why" grep -q 'the snapshot buffer cannot follow a new size' $K/error_log
+cat <&3 > /dev/null
+exec 3<&-
+check "the snapshot stayed: it frees as usual once its reader closed" sh -c "echo 0 > $K/snapshot"
 reset_kmark

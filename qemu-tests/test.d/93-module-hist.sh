@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: a hist trigger and event triggers on a module's marker: they count its hits (the marker not even enabled), go with the module at unload (also with the unload's allocations failing, and while both CPUs fire the marker), leave nothing half-installed, and do not come back when the module loads again unless written again
+# description: a hist trigger and event triggers on a module's marker: they count its hits (the marker not even enabled), go with the module at unload (also with the unload's allocations failing, and while both CPUs fire the marker), leave nothing half-installed, and do not come back when the module loads again unless written again; a hist of another event that reads a module hist's variable goes with it, and so does a named table's file
 . /tests/lib.sh
-plan 10
+plan 14
 reset_kmark
 echo > $K/synthetic_events
 rmmod kmark_mark 2>/dev/null
@@ -89,5 +89,32 @@ expect_eq "the kernel log stayed clean (no warning, BUG, lockdep report)" \
 	"$(dmesg | grep -cE 'WARNING|BUG|lockdep|possible .*locking|circular')" "0"
 insmod $mm
 expect_eq "and loaded once more: no trigger came back" "$(grep -vc '^#' $E/trigger)" "0"
+
+# A hist of another event reads a variable of the module's hist: the
+# module goes, and the reader goes first (it read the freed table on every
+# hit after, and could not be removed), said in error_log.
+SS=$K/events/sched/sched_switch/trigger
+echo 'hist:keys=common_pid:t0=common_timestamp' > $E/trigger
+echo 'hist:keys=common_pid:lat=common_timestamp-$t0' > $SS
+echo 5 > $F
+echo > $K/error_log
 rmmod kmark_mark
+kmark-testprog pingpong 50 kmping kmpong 0 > /dev/null
+expect_eq "unloaded: the sched_switch hist that read its variable went with it" \
+	"$(grep -vc '^#' $SS)" "0"
+check "error_log says why" grep -q 'the hist whose variables it read went with its event' $K/error_log
+
+# A named table shared by a module event and a kernel event: the module
+# goes, the table lives on with the other trigger, whose event it reads
+# from now on (it kept the gone one's, freed).
+insmod $mm
+echo 'hist:name=kmshared:keys=common_pid:vals=common_timestamp' > $E/trigger
+echo 'hist:name=kmshared:keys=common_pid:vals=common_timestamp' > $SY
+rmmod kmark_mark
+kmark-testprog sync 3
+check "unloaded: the named table goes on with the other event's trigger" \
+	grep -q '^hist:name=kmshared:' $SY
+expect_eq "and counts its hits (the table's event is the live one now)" \
+	"$(sed -n 's/^    Hits: //p' $K/events/syscalls/sys_sync/hist)" "3"
+echo '!hist:name=kmshared:keys=common_pid:vals=common_timestamp' >> $SY
 reset_kmark

@@ -799,9 +799,11 @@ def check(args, work, patches, found):
             hits = sum(1 for l in found[p] if re.search(rx, l))
             if hits > most:
                 left.append(f'{hits} x {rx}: more than the {most} accepted')
+        kept = [f'accepted: {l} ({why})' for l in found[p]
+                for rx, _, why in ACCEPTED if re.search(rx, l)]
         tap(not left, f'checkpatch --strict: no ERROR or WARNING in {p}' +
             (' (but the accepted ones the cover letter lists)' if ACCEPTED else ''),
-            left[:15])
+            left[:15] + kept)
     if args.build_each and res.returncode == 0:
         build_each(args, repo, patches, tap)
     print(f'{ok} passed, {bad} failed')

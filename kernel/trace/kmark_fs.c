@@ -201,7 +201,7 @@ static struct dentry *kmark_fs_mkdir(int fs, const char *name,
 
 	if (fs == KMARK_DEBUGFS)
 		d = debugfs_create_dir(name, parent);
-#ifdef CONFIG_TRACING
+#ifdef CONFIG_TRACEFS_FS
 	else
 		d = tracefs_create_dir(name, parent);
 #endif
@@ -212,7 +212,7 @@ static void kmark_fs_rm(int fs, struct dentry *d)
 {
 	if (fs == KMARK_DEBUGFS)
 		debugfs_remove(d);
-#ifdef CONFIG_TRACING
+#ifdef CONFIG_TRACEFS_FS
 	else
 		tracefs_remove(d);
 #endif
@@ -277,7 +277,7 @@ int kmark_fs_file_d(const char *name, umode_t mode,
 			f[fs] = debugfs_create_file_unsafe(name, mode,
 							   parent->d[fs], data,
 							   fops);
-#ifdef CONFIG_TRACING
+#ifdef CONFIG_TRACEFS_FS
 		else
 			f[fs] = tracefs_create_file(name, mode, parent->d[fs],
 						    data, fops);

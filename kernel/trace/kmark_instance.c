@@ -261,7 +261,7 @@ static int kmark_inst_unmake(const char *name, const char **err)
 	return 0;
 }
 
-#ifdef CONFIG_TRACING
+#ifdef CONFIG_TRACEFS_FS
 /* tracefs's mkdir and rmdir in instances/: errors also go to error_log. */
 static int kmark_inst_mkdir(const char *name)
 {
@@ -342,7 +342,7 @@ void __init kmark_instances_init(void)
 	if (IS_ERR(d))
 		return;
 	kmark_instances_dir.d[KMARK_DEBUGFS] = d;
-#ifdef CONFIG_TRACING
+#ifdef CONFIG_TRACEFS_FS
 	if (kmark_top.d[KMARK_TRACEFS])
 		kmark_instances_dir.d[KMARK_TRACEFS] =
 			tracefs_create_instance_dir("instances",

@@ -46,6 +46,10 @@ class Result:
 
     def add(self, arch, ok, path, note=''):
         word = 'ok' if ok is True else 'not ok'
+        if not note.upper().startswith('SKIP') and skips.must_skip(arch, path):
+            ok, word = False, 'not ok'
+            note += (f'  (ran on {arch}, whose kernel is built without what it '
+                     'needs: qemu-tests/skips.py MUST_SKIP)')
         if ok and note.upper().startswith('SKIP') and \
                 not skips.allowed(arch, path, note[4:].strip()):
             ok, word = False, 'not ok'

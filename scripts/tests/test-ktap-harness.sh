@@ -52,3 +52,5 @@ expect "the same skips on i386-stress (no ftrace, no buffer at boot) are counted
 	i386-stress skips.log 0 0 '\[i386-stress\] skip +32-sched-vs-ftrace.kmark vs ftrace 2  # SKIP no ftrace in this kernel$'
 expect "... and the closing line counts them" \
 	i386-stress skips.log 0 0 'i386-stress: 5 passed, 0 failed, 3 skipped$'
+expect "a test that must skip on the multi-threaded kernel (no ftrace there) but ran is red" \
+	i386-stress good.log 0 1 '\[i386-stress\] not ok 32-sched-vs-ftrace.kmark vs ftrace 1: the same switches  # .*MUST_SKIP'

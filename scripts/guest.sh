@@ -25,7 +25,15 @@ guest_main() {
 	# x86_64 also fuzzes, half as long as the stress kernels: static keys
 	# patched while it writes (the stress kernels have none), one CPU.
 	# Not the storm: it needs two real CPUs.
-	x86_64) dirs="test.d stress.d"; skip=20-storm; fuzz=${FUZZ_TIME:-30} ;;
+	# What another kernel of the check runs already is left out, for
+	# make check's time: 60-toggle-stress (i386-lockdep's, with lockdep,
+	# unless that kernel was left out: check.sh) and 65-fault-injection
+	# (i386-stress's, with kmemleak and two real CPUs).
+	x86_64) dirs="test.d stress.d"; skip=20-storm; fuzz=${FUZZ_TIME:-30}
+		case " ${FLAVOURS:-} " in *" i386-lockdep "*)
+			[ -n "${KMARK_NO_LOCKDEP:-}" ] || skip="$skip 60-toggle-stress" ;;
+		esac
+		case " ${FLAVOURS:-} " in *" i386-stress "*) skip="$skip 65-fault-injection" ;; esac ;;
 	# A stress kernel runs the same suite on two real CPUs, less what
 	# only repeats x86_64's run: 60-toggle-stress (it patches static
 	# keys; there is no patching here, and the storm toggles
@@ -112,6 +120,9 @@ guest_extra() {
 	# kernel (i386-stress: CONFIG_FTRACE=n, multi-threaded TCG).
 	rm -f "$logdir/$flavour"-flight.*
 	if [ -z "${KMARK_BOOT_SH:-}" ]; then
+		# (the resets at random instants: three on x86_64, where the
+		# firmware's writes reach the region's pages, one elsewhere)
+		GH_RESETS=${GH_RESETS:-$([ "$flavour" = x86_64 ] && echo 3 || echo 1)} \
 		python3 "$top/qemu-tests/flight.py" "$flavour" \
 			--logdir "$logdir/$flavour-flight" \
 			> "$logdir/$flavour-flight.result" 2> "$logdir/$flavour-flight.err"

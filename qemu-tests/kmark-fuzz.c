@@ -2439,28 +2439,39 @@ static bool has_triggers(int i)
 	return false;
 }
 
-/* Is this task's event recorded, given the pid lists? -1: cannot tell. */
-static int pid_allows(pid_t pid)
+/*
+ * Is this task's event recorded, given the pid lists of the instance at
+ * @prefix ("" the top)? Each instance has lists of its own.
+ */
+static int pid_allows_in(const char *prefix, pid_t pid)
 {
 	static struct xb b;
-	char me[32];
+	char me[32], rel[PATH_MAX];
 	bool in;
 
 	snprintf(me, sizeof(me), "%d", (int)pid);
 	/* set_event_pid: when it lists pids, only theirs */
-	if (read_file("set_event_pid", &b, 1 << 20) > 0) {
+	snprintf(rel, sizeof(rel), "%sset_event_pid", prefix);
+	if (read_file(rel, &b, 1 << 20) > 0) {
 		in = false;
 		for (char *l = strtok(b.p, "\n"); l; l = strtok(NULL, "\n"))
 			in |= !strcmp(l, me);
 		if (!in)
 			return 0;
 	}
-	if (read_file("set_event_notrace_pid", &b, 1 << 20) > 0) {
+	snprintf(rel, sizeof(rel), "%sset_event_notrace_pid", prefix);
+	if (read_file(rel, &b, 1 << 20) > 0) {
 		for (char *l = strtok(b.p, "\n"); l; l = strtok(NULL, "\n"))
 			if (!strcmp(l, me))
 				return 0;
 	}
 	return 1;
+}
+
+/* pid_allows_in() of the top instance's lists. */
+static int pid_allows(pid_t pid)
+{
+	return pid_allows_in("", pid);
 }
 
 /* A line of trace text: its task (comm) and pid; false if not one. */
@@ -2669,7 +2680,8 @@ static void check_recorded(void)
 		check_skip(C_RECORDED, "sys_sync is in soft mode (a trigger)");
 		return;
 	}
-	allows = pid_allows(my_pid);
+	/* (the lists of that instance: seed 605938 read the top's) */
+	allows = pid_allows_in(insts[i].prefix, my_pid);
 	if (!allows)
 		want = 0;
 	snprintf(rel, sizeof(rel), "%sevents/%s/filter", insts[i].prefix, erel);

@@ -213,7 +213,7 @@ A2)
 	# two boots mixed): refused until tracing_on cleared it.
 	fcheck "a traceon trigger is refused while the previous boot's trace is there" \
 		sh -c "! echo traceon > $I/events/sched/sched_switch/trigger 2> /dev/null &&
-		       cat $I/error_log $K/error_log 2> /dev/null | grep -q \"The previous boot's trace is in this instance\""
+		       cat $I/error_log $K/error_log 2> /dev/null | grep -q \"The previous boot's trace is here: set tracing_on\""
 	fexpect "and the trace is still the previous boot's" \
 		"$(lines $I/trace | grep -o 'FLIGHT-[0-9]' | tail -n 1)" FLIGHT-1
 	pid=$(sed -n 's/.*FLIGHT-1 pid=\([0-9]*\).*/\1/p' /tmp/prev.txt)

@@ -646,8 +646,7 @@ static int kmark_trigger_run(struct kmark_event_file *file, char *cmd,
 	 * into it, the two boots mixed under the old boot's event table.
 	 */
 	ret = -EBUSY;
-	err->msg =
-		"The previous boot's trace is in this instance: set tracing_on (it clears it) first";
+	err->msg = "The previous boot's trace is here: set tracing_on (it clears it) first";
 	if (t->cmd == &kmark_traceon_cmd && kmark_flight_prev(file->inst))
 		goto fail;
 	/* The event's recorder in soft mode: triggers fire unrecorded too. */

@@ -284,7 +284,7 @@ static int kmark_subsys_mkdir(struct kmark_subsys *sys)
 {
 	struct kmark_instance *inst = sys->inst;
 
-	if (!inst->events.d[KMARK_DEBUGFS] || sys->dir.d[KMARK_DEBUGFS])
+	if (!kmark_dir_made(&inst->events) || kmark_dir_made(&sys->dir))
 		return 0;
 	if (kmark_fs_dir(sys->name, &inst->events, &sys->dir))
 		return -ENOMEM;
@@ -353,7 +353,7 @@ static int kmark_event_file_mkdir(struct kmark_event_file *file)
 	struct kmark_dir *ed = &file->dir;
 	struct kmark_marker *m = file->m;
 
-	if (!file->sys->dir.d[KMARK_DEBUGFS] || ed->d[KMARK_DEBUGFS])
+	if (!kmark_dir_made(&file->sys->dir) || kmark_dir_made(ed))
 		return 0;
 	if (kmark_fs_dir(m->name, &file->sys->dir, ed))
 		return -ENOMEM;

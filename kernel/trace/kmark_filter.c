@@ -49,6 +49,7 @@ enum kmark_ferr {
 	KMARK_FERR_INVALID_VALUE,
 	KMARK_FERR_NO_MEMORY,
 	KMARK_FERR_NO_FUNCTION,
+	KMARK_FERR_NO_KALLSYMS,
 };
 
 static const char * const kmark_filter_errs[] = {
@@ -66,6 +67,7 @@ static const char * const kmark_filter_errs[] = {
 	[KMARK_FERR_INVALID_VALUE] = "Invalid value (did you forget quotes)?",
 	[KMARK_FERR_NO_MEMORY] = "Out of memory",
 	[KMARK_FERR_NO_FUNCTION] = "Function not found",
+	[KMARK_FERR_NO_KALLSYMS] = "No function names in this kernel (CONFIG_KALLSYMS=n)",
 };
 
 enum kmark_fop {
@@ -377,6 +379,8 @@ static noinline bool kmark_fp_function(struct kmark_fparse *p,
 	/* the caller checked n < KMARK_STR_MAX; carets after it, as ftrace's */
 	memcpy(name, text, n);
 	name[n] = '\0';
+	if (!IS_ENABLED(CONFIG_KALLSYMS))
+		return kmark_fp_error(p, KMARK_FERR_NO_KALLSYMS, vpos + n);
 	if (isdigit(name[0])) {
 		if (kstrtoul(name, 0, &ip))
 			return kmark_fp_error(p, KMARK_FERR_INVALID_VALUE,

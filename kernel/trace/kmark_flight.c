@@ -1681,7 +1681,7 @@ static void __init kmark_flight_last_boot_files(struct kmark_flight *f)
 		if (j < gs->nr)
 			continue;
 		for (j = 0; j < i; j++)
-			if (sys[j].d[KMARK_DEBUGFS] &&
+			if (kmark_dir_made(&sys[j]) &&
 			    !strcmp(gs->g[j]->m.system, g->m.system))
 				break;
 		if (j == i && kmark_fs_dir(g->m.system, &events, &sys[i]))

@@ -224,10 +224,13 @@ static void kmark_fs_rm(int fs, struct dentry *d)
  * @parent:	where, or NULL for the top of debugfs and tracefs
  * @dir:	gets the new directories
  *
- * A tree whose @parent is missing (no tracefs, or tracefs refused at boot)
- * is skipped.
+ * A tree whose @parent is missing (no debugfs or no tracefs) is skipped.
+ * At the top (@parent NULL), a tree that refuses the directory (debugfs
+ * compiled out or off, tracefs locked down) is left out, and it is enough
+ * that one of them took it.
  *
- * Return: 0, or -ENOMEM with nothing created.
+ * Return: 0 (nothing made under a @parent in neither tree), or -ENOMEM
+ * with nothing created; -ENODEV at the top when neither tree took it.
  */
 int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
 		 struct kmark_dir *dir)
@@ -240,12 +243,12 @@ int kmark_fs_dir(const char *name, const struct kmark_dir *parent,
 			continue;
 		dir->d[fs] = kmark_fs_mkdir(fs, name,
 					    parent ? parent->d[fs] : NULL);
-		if (!dir->d[fs] && (parent || fs == KMARK_DEBUGFS)) {
+		if (!dir->d[fs] && parent) {
 			kmark_fs_remove(dir);
 			return -ENOMEM;
 		}
 	}
-	return 0;
+	return parent || kmark_dir_made(dir) ? 0 : -ENODEV;
 }
 
 /**
@@ -1515,10 +1518,17 @@ static int __init kmark_fs_init(void)
 	/* Boot-time allocations: a failure leaves a file out, as debugfs'. */
 	if (kmark_mark_write_init())
 		pr_warn("no trace_marker: out of memory\n");
+	/*
+	 * Neither tree (no debugfs, tracefs locked down): no file is made
+	 * below, and the events, instances and boot parameters work all
+	 * the same, without files.
+	 */
 	if (kmark_fs_dir("kmark", NULL, &kmark_top))
-		return -ENOMEM;
-	if (!kmark_top.d[KMARK_TRACEFS])
-		pr_info("no /sys/kernel/tracing/kmark (no tracefs, or locked down)\n");
+		pr_warn("no control files: neither debugfs nor tracefs took kmark's directory\n");
+	else if (!kmark_top.d[KMARK_TRACEFS])
+		pr_info("no /sys/kernel/tracing/kmark (tracefs locked down)\n");
+	else if (!kmark_top.d[KMARK_DEBUGFS])
+		pr_info("control files in /sys/kernel/tracing/kmark only (no debugfs)\n");
 	for (i = 0; i < ARRAY_SIZE(kmark_top_files); i++)
 		kmark_fs_file(kmark_top_files[i].name, kmark_top_files[i].mode,
 			      &kmark_top, NULL, kmark_top_files[i].fops);
@@ -1529,7 +1539,7 @@ static int __init kmark_fs_init(void)
 	kmark_dynevent_create_files(&kmark_top);
 	kmark_instances_init();
 	if (kmark_top_inst_create_files())
-		pr_warn("some files of /sys/kernel/debug/kmark are missing: out of memory\n");
+		pr_warn("some of kmark's control files are missing: out of memory\n");
 	return 0;
 }
 fs_initcall(kmark_fs_init);

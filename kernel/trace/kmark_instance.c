@@ -338,10 +338,6 @@ void __init kmark_instances_init(void)
 {
 	struct dentry *d;
 
-	d = debugfs_create_dir("instances", kmark_top.d[KMARK_DEBUGFS]);
-	if (IS_ERR(d))
-		return;
-	kmark_instances_dir.d[KMARK_DEBUGFS] = d;
 #ifdef CONFIG_TRACEFS_FS
 	if (kmark_top.d[KMARK_TRACEFS])
 		kmark_instances_dir.d[KMARK_TRACEFS] =
@@ -350,6 +346,12 @@ void __init kmark_instances_init(void)
 						    kmark_inst_mkdir,
 						    kmark_inst_rmdir);
 #endif
+	if (!kmark_top.d[KMARK_DEBUGFS])
+		return;
+	d = debugfs_create_dir("instances", kmark_top.d[KMARK_DEBUGFS]);
+	if (IS_ERR(d))
+		return;
+	kmark_instances_dir.d[KMARK_DEBUGFS] = d;
 	debugfs_create_file_unsafe("new", 0200, d, NULL, &kmark_inst_new_fops);
 	debugfs_create_file_unsafe("remove", 0200, d, NULL,
 				   &kmark_inst_remove_fops);

@@ -107,14 +107,22 @@ struct kmark_layout {
 };
 
 /*
- * kmark's directory in debugfs and (when the kernel has tracefs) in
- * tracefs: same files, same code. d[KMARK_TRACEFS] is NULL without tracefs.
+ * kmark's directory in tracefs and (when the kernel has debugfs) in
+ * debugfs: same files, same code. d[KMARK_DEBUGFS] is NULL without
+ * debugfs (CONFIG_DEBUG_FS=n or debugfs=off), d[KMARK_TRACEFS] without
+ * tracefs (lockdown=confidentiality refuses it); a directory exists when
+ * it was made in at least one of them (kmark_dir_made()).
  */
 enum { KMARK_DEBUGFS, KMARK_TRACEFS, KMARK_NR_FS };
 
 struct kmark_dir {
 	struct dentry *d[KMARK_NR_FS];
 };
+
+static inline bool kmark_dir_made(const struct kmark_dir *dir)
+{
+	return dir->d[KMARK_DEBUGFS] || dir->d[KMARK_TRACEFS];
+}
 
 #define KMARK_INSTANCE_NAME_MAX	64	/* with the NUL */
 

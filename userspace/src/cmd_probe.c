@@ -47,6 +47,11 @@ int cmd_probe(int argc, char **argv)
 		usage_error("probe",
 			    "too many arguments (quote the definition)");
 
+	if (!ctl_exists("kprobe_events")) {
+		info("cannot add probe '%s': this kernel has no kprobe events (no %s/kprobe_events: CONFIG_KPROBES or CONFIG_KMARK_KPROBES is off)",
+		     argv[optind], ctl_top_dir());
+		return KM_EXIT_ERROR;
+	}
 	buf = xmalloc(strlen(argv[optind]) + 2);
 	sprintf(buf, "%s\n", argv[optind]);
 	err = ctl_write("kprobe_events", O_APPEND, buf);

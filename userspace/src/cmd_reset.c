@@ -57,6 +57,10 @@ int cmd_reset(int argc, char **argv)
 		/* kprobe events are shared by every instance: keep them */
 		if (instance_name() && !strcmp(clear[i], "kprobe_events"))
 			continue;
+		/* a kernel without kprobes has no kprobe_events */
+		if (!strcmp(clear[i], "kprobe_events") &&
+		    !ctl_exists("kprobe_events"))
+			continue;
 		err = ctl_clear(clear[i]);
 		if (err) {
 			info("cannot clear %s: %s", clear[i], ctl_strerror(err));

@@ -194,6 +194,11 @@ static void refusal(const char *name, const struct fb_decision *d)
 			 "no marker '%s', and it is not a valid function name",
 			 name);
 		break;
+	case FB_REFUSE_NO_KPROBES:
+		snprintf(why, sizeof(why),
+			 "no marker '%s', and this kernel has no kprobe events to fall back on (no kprobe_events: CONFIG_KPROBES or CONFIG_KMARK_KPROBES is off)",
+			 name);
+		break;
 	default:
 		not_found(why, sizeof(why), name, d);
 		break;
@@ -222,6 +227,11 @@ static void decide(const char *name, bool no_fallback, struct fb_decision *d)
 		return;
 	if (no_fallback && d->kind != FB_PENDING)
 		return;
+	/* no kprobe_events: CONFIG_KPROBES or CONFIG_KMARK_KPROBES is off */
+	if (d->kind == FB_REFUSE_NO_FALLBACK && !ctl_exists("kprobe_events")) {
+		d->kind = FB_REFUSE_NO_KPROBES;
+		return;
+	}
 	load_syms();
 	if (!no_fallback)
 		load_blacklist();

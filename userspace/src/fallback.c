@@ -21,6 +21,7 @@ const char *fb_kind_name(enum fb_kind k)
 		[FB_REFUSE_NOT_FOUND] = "REFUSE_NOT_FOUND",
 		[FB_REFUSE_AMBIGUOUS] = "REFUSE_AMBIGUOUS",
 		[FB_REFUSE_BAD_NAME] = "REFUSE_BAD_NAME",
+		[FB_REFUSE_NO_KPROBES] = "REFUSE_NO_KPROBES",
 	};
 
 	return (unsigned int)k < ARRAY_SIZE(names) ?

@@ -23,6 +23,7 @@ enum fb_kind {
 	FB_REFUSE_NOT_FOUND,	/* not in kallsyms: missing or inlined */
 	FB_REFUSE_AMBIGUOUS,	/* several clones / duplicate symbols */
 	FB_REFUSE_BAD_NAME,	/* not usable as an event name */
+	FB_REFUSE_NO_KPROBES,	/* not a marker; the kernel has no kprobes */
 };
 
 #define FB_MAX_SUGGEST	3

@@ -114,6 +114,7 @@ char *ctl_read_or_die(const char *name);
  */
 int ctl_write(const char *name, int flags, const char *buf);
 int ctl_clear(const char *name);	/* like "echo > name" */
+bool ctl_exists(const char *name);	/* the file is in the control dir */
 #define KM_EWRITE0	(-0x10000)	/* not an errno value */
 /* message for a ctl_write()/ctl_clear() result: strerror() or KM_EWRITE0 */
 const char *ctl_strerror(int err);

@@ -202,42 +202,61 @@ static char *join(const char *a, const char *b)
 	return p;
 }
 
+/* MNT/kmark if it is a directory (malloc'd), else NULL; frees MNT */
+static char *kmark_under(char *mnt)
+{
+	struct stat st;
+	char *dir;
+
+	if (!mnt)
+		return NULL;
+	dir = join(mnt, "kmark");
+	free(mnt);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+		return dir;
+	free(dir);
+	return NULL;
+}
+
+/*
+ * The control directory: -d DIR or KMARK_DIR; else kmark in a mounted
+ * tracefs (first, as trace-cmd: lockdown=integrity allows it), else in a
+ * mounted debugfs; else, as root, tracefs then debugfs mounted at their
+ * usual places (a kernel without debugfs has kmark in tracefs alone).
+ */
 const char *ctl_top_dir(void)
 {
+	static const char *const fs[][2] = {
+		{ "tracefs", "/sys/kernel/tracing" },
+		{ "debugfs", "/sys/kernel/debug" },
+	};
 	const char *dir = opt_dir;
 	struct stat st;
-	char *mnt;
+	size_t i;
 
 	if (resolved_dir)
 		return resolved_dir;
 	if (!dir)
 		dir = getenv("KMARK_DIR");
-	if (dir && *dir) {
+	if (dir && *dir)
 		resolved_dir = xstrdup(dir);
-	} else if ((mnt = mount_point("tracefs")) &&
-		   (resolved_dir = join(mnt, "kmark")) &&
-		   !stat(resolved_dir, &st) && S_ISDIR(st.st_mode)) {
-		/* tracefs first, as trace-cmd: lockdown=integrity allows it. */
-		free(mnt);
-	} else {
-		free(mnt);
-		free(resolved_dir);
-		resolved_dir = NULL;
-		mnt = mount_point("debugfs");
-		if (!mnt) {
-			if (geteuid() != 0)
-				die_code(KM_EXIT_NODIR,
-					 "debugfs is not mounted and we are not root (mount -t debugfs none /sys/kernel/debug)");
-			if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0,
-				  NULL))
-				die_code(KM_EXIT_NODIR,
-					 "cannot mount debugfs on /sys/kernel/debug: %s",
-					 strerror(errno));
-			mnt = xstrdup("/sys/kernel/debug");
+	for (i = 0; !resolved_dir && i < ARRAY_SIZE(fs); i++)
+		resolved_dir = kmark_under(mount_point(fs[i][0]));
+	for (i = 0; !resolved_dir && !geteuid() && i < ARRAY_SIZE(fs); i++) {
+		char *mnt = mount_point(fs[i][0]);
+
+		if (mnt) {	/* mounted elsewhere: it has no kmark */
+			free(mnt);
+			continue;
 		}
-		resolved_dir = join(mnt, "kmark");
-		free(mnt);
+		if (!mount(fs[i][0], fs[i][1], fs[i][0], 0, NULL))
+			resolved_dir = kmark_under(xstrdup(fs[i][1]));
 	}
+	if (!resolved_dir)
+		die_code(KM_EXIT_NODIR, "%s",
+			 geteuid() ?
+			 "no kmark control directory in a mounted tracefs or debugfs, and we are not root to mount them (mount -t tracefs nodev /sys/kernel/tracing)" :
+			 "no kmark control directory: neither /sys/kernel/tracing/kmark nor /sys/kernel/debug/kmark (is kmark enabled in this kernel?)");
 	if (stat(resolved_dir, &st))
 		die_code(KM_EXIT_NODIR,
 			 "cannot use control directory %s: %s (is kmark enabled in this kernel?)",
@@ -387,6 +406,15 @@ const char *ctl_strerror(int err)
 int ctl_clear(const char *name)
 {
 	return ctl_write(name, O_TRUNC, "\n");
+}
+
+bool ctl_exists(const char *name)
+{
+	char *path = ctl_path(name);
+	bool ret = !access(path, F_OK);
+
+	free(path);
+	return ret;
 }
 
 void print_error_log(const char *written)

@@ -247,6 +247,14 @@ static void test_list(void)
 		 "e2e: list GLOB matching nothing exits 4");
 }
 
+static void unlink_in(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
 static void test_enable_disable(void)
 {
 	check_ll(run("enable", "sys_sync", "kprobes:myopen", NULL), 0,
@@ -278,6 +286,22 @@ static void test_enable_disable(void)
 	check_ll(run("enable", "--no-fallback", "do_sys_openat2", NULL), 4,
 		 "e2e: --no-fallback refuses a function (exit 4)");
 	check_str(get("kprobe_events"), "", "e2e: --no-fallback defines nothing");
+
+	/* a kernel without kprobe events (KPROBES=n): no kprobe_events */
+	unlink_in("kprobe_events");
+	check_ll(run("enable", "do_sys_openat2", NULL), 4,
+		 "e2e: no kprobe_events: a function is refused (exit 4)");
+	check_has(err, "no marker 'do_sys_openat2', and this kernel has no kprobe events",
+		  "e2e: ... and kmark says the kernel has no kprobe events");
+	check_ll(run("probe", "p:x foo", NULL), 1,
+		 "e2e: no kprobe_events: kmark probe exits 1");
+	check_has(err, "this kernel has no kprobe events",
+		  "e2e: ... and says why");
+	check_ll(run("reset", NULL), 0,
+		 "e2e: no kprobe_events: reset still exits 0");
+	check_ll(run("enable", "sys_sync", NULL), 0,
+		 "e2e: no kprobe_events: a marker is enabled all the same");
+	put("kprobe_events", "");
 
 	check_ll(run("enable", "do_int3", NULL), 4,
 		 "e2e: blacklisted function exits 4");
@@ -553,14 +577,6 @@ static void link_in(const char *name, const char *target)
 	unlink(path);
 	if (symlink(target, path))
 		perror("symlink");
-}
-
-static void unlink_in(const char *name)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	unlink(path);
 }
 
 /* what the kernel makes for instance NAME (simulated) */

@@ -2,8 +2,85 @@
 # Helpers for kmark's guest tests (sourced by each test.d/*.sh).
 # Each check prints one KTAP result line; each script declares its plan
 # first (plan N), so that a script that stops early fails on the host.
+# kmark's control files: debugfs's copy, or tracefs's alone on a kernel
+# without debugfs (i386-hardened).
 K=/sys/kernel/debug/kmark
+[ -d $K ] || K=/sys/kernel/tracing/kmark
 _n=0
+
+# lacking WHAT: whether this kernel lacks WHAT (debugfs, kprobes, modules,
+# kallsyms, fault-injection): the hardened kernel lacks them all. A test
+# skips what needs it, with the reason "no WHAT in this kernel"; runner.sh
+# skips a whole script whose "# needs:" line names it.
+lacking() {
+	case "$1" in
+	debugfs) [ ! -d /sys/kernel/debug/kmark ] ;;
+	kprobes) [ ! -e $K/kprobe_events ] ;;
+	modules) [ ! -e /proc/modules ] ;;
+	kallsyms) [ ! -e /proc/kallsyms ] ;;
+	fault-injection) [ ! -e /proc/self/fail-nth ] ;;
+	*) echo "# lacking: unknown feature '$1'" >&2; return 1 ;;
+	esac
+}
+
+# inst_new NAME, inst_rm NAME: make or remove an instance: with debugfs's
+# instances/new and instances/remove files, or with mkdir and rmdir where
+# kmark is in tracefs alone. Exit status as the write's or mkdir's.
+inst_new() {
+	if [ -e $K/instances/new ]; then echo "$1" > $K/instances/new; else mkdir $K/instances/"$1"; fi
+}
+inst_rm() {
+	if [ -e $K/instances/remove ]; then echo "$1" > $K/instances/remove; else rmdir $K/instances/"$1"; fi
+}
+
+# check_dir_error NAME mkdir|rmdir DIR MSG ERRNO: an instance's directory
+# refused by mkdir or rmdir (tracefs) with ERRNO; error_log says MSG, with
+# the instance's name as its command, as check_error's lines (an empty MSG:
+# the VFS refused it before kmark, error_log stays empty).
+check_dir_error() {
+	name=$1 op=$2 dir=$3 msg=$4 errno=$5
+	echo > $K/error_log
+	if err=$($op "$dir" 2>&1); then
+		not_ok "$name: $op $dir succeeded"
+		return
+	fi
+	case "$err" in
+	*"$errno"*) ;;
+	*) not_ok "$name: $op $dir: wanted '$errno', got: $err"; return ;;
+	esac
+	line1=$(sed -n 1p $K/error_log)
+	line2=$(sed -n 2p $K/error_log)
+	if [ -z "$msg" ]; then
+		if [ -n "$line1" ]; then not_ok "$name: error_log has '$line1'"; else ok "$name"; fi
+		return
+	fi
+	case "$line1" in
+	"["*"] kmark: error: $msg") ;;
+	*) not_ok "$name: error_log line 1 is '$line1', wanted '... kmark: error: $msg'"; return ;;
+	esac
+	if [ "$line2" != "  Command: ${dir##*/}" ]; then
+		not_ok "$name: error_log line 2 is '$line2'"
+		return
+	fi
+	ok "$name"
+}
+
+# stat_total FIELD [DIR]: FIELD ("written", "overrun"...) of DIR's (by
+# default $K's) per_cpu/cpu*/stats, summed over the CPUs.
+stat_total() {
+	cat ${2:-$K}/per_cpu/cpu*/stats | sed -n "s/^$1: //p" | awk '{ s += $1 } END { print s + 0 }'
+}
+# lost_in [CPU] < TEXT: what trace_pipe's "CPU:N [LOST M EVENTS]" lines
+# say was lost (on CPU, or all), summed.
+lost_in() {
+	sed -n "s/^CPU:${1:-[0-9]*} \[LOST \([0-9]*\) EVENTS\]\$/\1/p" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# skip_n N NAME REASON: N skips, NAME 1..N.
+skip_n() {
+	_i=1
+	while [ $_i -le "$1" ]; do skip "$2 $_i" "$3"; _i=$((_i + 1)); done
+}
 
 plan() { echo "1..$1"; }
 
@@ -151,18 +228,25 @@ dat_dump() {
 	mkdir -p $d
 	echo 1 > $K/tracing_on
 	echo > $K/set_event
-	echo > $K/kprobe_events
-	echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring' >> $K/kprobe_events
-	echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
+	kp='myopen myopenret' kpx='myopen 1\nmyopenret 1\n'
+	if lacking kprobes; then
+		# (the hardened kernel: markers only)
+		kp= kpx=
+		events='sched_switch sched_wakeup sys_sync'
+	else
+		echo > $K/kprobe_events
+		echo 'p:myopen do_sys_openat2 dfd=$arg1:s32 fname=+0($arg2):ustring' >> $K/kprobe_events
+		echo 'r:myopenret do_sys_openat2 ret=$retval:s32' >> $K/kprobe_events
+	fi
 	echo > $K/trace
 	ls -d $K/per_cpu/cpu* | wc -l > $d/cpus
-	printf 'sched_switch 100\nsched_wakeup 1\nsys_sync 3\nmyopen 1\nmyopenret 1\n' > $d/expect
+	printf "sched_switch 100\nsched_wakeup 1\nsys_sync 3\n$kpx" > $d/expect
 	if [ "$mode" = owners ]; then
 		# No sched_* events: each task's name comes from its own
 		# records (their common_comm_id, through saved_comms), as no
 		# prev_comm/next_comm names it.
-		events='sys_sync myopen myopenret'
-		printf 'sys_sync 3\nmyopen 1\nmyopenret 1\n' > $d/expect
+		events="sys_sync $kp"
+		printf "sys_sync 3\n$kpx" > $d/expect
 	fi
 	if [ "$mode" != live ]; then
 		echo "$events" > $K/set_event
@@ -191,7 +275,7 @@ dat_dump() {
 		wait $rec
 	fi
 	echo > $K/set_event
-	echo > $K/kprobe_events
+	lacking kprobes || echo > $K/kprobe_events
 	if [ "$st" = 0 ] && [ -s $d/trace.dat ]; then
 		ok "kmark record -o trace.dat ($mode): $(wc -c < $d/trace.dat) bytes; $(cat $d/record.err | tr '\n' ' ')"
 	else

@@ -20,7 +20,15 @@ import re
 # The flavours whose kernels have no ftrace (scripts/config: i386.config
 # and stress.config turn CONFIG_FTRACE off; ftrace.config and
 # dynftrace.config, i386-lockdep's, turn it on).
-NO_FTRACE = 'i386 i386-stress x86_64-stress'
+NO_FTRACE = 'i386 i386-stress x86_64-stress i386-hardened'
+# The hardened kernel (scripts/config/hardened.config): no debugfs,
+# kprobes, modules, kallsyms, fault injection or LKDTM. A test skips what
+# needs one of them, saying "no WHAT in this kernel" (lib.sh's lacking;
+# runner.sh for a script's "# needs:" line).
+HARDENED = 'i386-hardened i386-hardened-*'
+LACKS = (r'^no (debugfs|kprobes|modules|kallsyms|fault-injection|LKDTM)'
+         r'((, | or )(debugfs|kprobes|modules|kallsyms|fault-injection))*'
+         r' in this kernel')
 # The flavours whose kernels have no DYNAMIC_FTRACE (the function tracer:
 # only i386-lockdep's dynftrace.config has it).
 NO_DYNFTRACE = 'x86_64 x86_64-clang x86_64-stress i386 i386-stress'
@@ -32,12 +40,16 @@ ALLOWED = [
      "the comparison with ftrace's hist triggers needs ftrace"),
     (NO_FTRACE, '35-stack-vs-ftrace.*', r'^no ftrace in this kernel$',
      "the comparison with ftrace's stacks needs ftrace"),
-    ('i386 i386-bench', '15-doc-commands.*',
+    (HARDENED, '*', LACKS,
+     'the hardened kernel leaves them out: its tests of what it keeps run'),
+    ('i386-hardened-flight', 'O: *', r'^no LKDTM in this kernel',
+     'nothing oopses on request there: P panics when init exits'),
+    ('i386 i386-bench i386-hardened', '15-doc-commands.*',
      r'^the documents show x86_64 output$',
      "the documents' commands are compared with their x86_64 output"),
     # Only x86_64's check boot has kmark_event= on its command line, which
     # allocates the buffer (and the table of names) before KUnit runs.
-    ('i386 i386-lockdep i386-stress x86_64-stress x86_64-lockdown-*',
+    ('i386 i386-lockdep i386-stress x86_64-stress x86_64-lockdown-* i386-hardened i386-hardened-*',
      'kmark.kmark_test_comm_current', r'^no buffer allocated yet',
      'no kmark_event= at boot: the table of names is made later'),
     # Which functions are notrace only a DYNAMIC_FTRACE kernel knows.
@@ -65,7 +77,7 @@ ALLOWED = [
      'the reference run needs ftrace'),
     # A 32-bit kernel's pid_max cannot exceed 32768 (PID_MAX_LIMIT): no
     # pid beyond saved_cmdlines' own lines there.
-    ('i386 i386-stress', '99-pid-names.*',
+    ('i386 i386-stress i386-hardened', '99-pid-names.*',
      r'^pid_max cannot exceed 32768 on this kernel$',
      "a 32-bit kernel has no pid over 32767: every pid has its own line"),
     # make check's i386 kernel is the stress one, where ftracetest takes
@@ -93,7 +105,14 @@ MUST_SKIP = [
     ('i386-stress x86_64-stress', '35-stack-vs-ftrace.*'),
     ('i386-stress x86_64-stress', '38-hist-vs-ftrace.*'),
     (NO_DYNFTRACE, '73-kprobe-notrace.*'),
-]
+] + [('i386-hardened', t + '.*') for t in (
+    # what the hardened kernel has not: debugfs, kprobes, modules,
+    # fault injection (and ftrace, above)
+    '12-tracefs', '39-dynamic-events', '65-fault-injection', '66-hist-faults',
+    '70-kprobes', '71-kprobe-review', '72-kprobe-syntax-errors',
+    '73-kprobe-notrace', '75-kprobe-context-switch', '90-modules',
+    '92-module-markers', '93-module-hist', '95-ftracetest',
+    '32-sched-vs-ftrace', '35-stack-vs-ftrace', '38-hist-vs-ftrace')]
 
 
 def must_skip(flavour, test):

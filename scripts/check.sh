@@ -6,6 +6,10 @@
 #   x86_64         patched-NOP static keys, ftrace beside kmark
 #   i386-lockdep   lockdep while static keys are patched: the tests that
 #                  patch them most (toggles, module markers, the fuzzer)
+#   i386-hardened  what kernel-hardening-checker leaves of a kernel (no
+#                  debugfs, ftrace, kprobes, kallsyms, modules, LKDTM),
+#                  lockdown=integrity, its .config checked against the
+#                  list; one more boot at confidentiality; flight recorder
 #   i386-stress    kmemleak, KFENCE, lock debugging, no ftrace at all; both
 #                  vCPUs really parallel (multi-threaded TCG), so nothing
 #                  that patches text (JUMP_LABEL and TRACING off); the
@@ -32,7 +36,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 INFO_TAG=CHECK
 # (FLAVOURS given: those, whatever the machine's speed)
 flavours_asked=${FLAVOURS:-${ARCHES:-}}
-FLAVOURS=${flavours_asked:-x86_64 i386-lockdep i386-stress}
+FLAVOURS=${flavours_asked:-x86_64 i386-hardened i386-lockdep i386-stress}
 start=$(date +%s)
 export KMARK_T0=$start
 
@@ -128,6 +132,9 @@ report_extra() {
 	local want=("$logdir/$flavour-flight.result")
 	[ "$flavour" != x86_64 ] || want+=("$logdir/$flavour-lockdown-integrity.result"
 					     "$logdir/$flavour-lockdown-confidentiality.result")
+	[ "$flavour" != i386-hardened ] ||
+		want+=("$logdir/$flavour-lockdown-confidentiality.result"
+		       "$logdir/$flavour-tiny.result")
 	for f in "${want[@]}"; do
 		if [ ! -f "$f" ]; then
 			echo "[$flavour] not ok $(basename "$f" .result)  # no result: the boots did not run"
@@ -259,7 +266,7 @@ for flavour in $ordered; do
 	   [ "$t_build" -gt "$slow_build" ]; then
 		dropped=i386-lockdep
 		export KMARK_NO_LOCKDEP=1	# (guest.sh: x86_64 toggles keys then)
-		echo "[i386-lockdep] skip   the kernel  # SKIP this machine built x86_64 in $t_build s (over KMARK_SLOW_BUILD=$slow_build): make check's 25 minutes have room for two kernels; FLAVOURS='x86_64 i386-lockdep i386-stress' make check runs all three" |
+		echo "[i386-lockdep] skip   the kernel  # SKIP this machine built x86_64 in $t_build s (over KMARK_SLOW_BUILD=$slow_build): make check's 25 minutes have room for three kernels; FLAVOURS='x86_64 i386-hardened i386-lockdep i386-stress' make check runs all four" |
 			tee -a "$tally_skips"
 		add 0 0 1
 		info "x86_64 built in $t_build s: i386-lockdep is left out (a named skip)"
@@ -278,6 +285,14 @@ for flavour in $ordered; do
 		wait "$pending_pid"
 		report "$pending"
 		pending=
+	fi
+	# The hardened kernel's .config against kernel-hardening-checker's
+	# list (scripts/config/hardening.list): every option there is off.
+	if [ $ok = 1 ] && [ "$flavour" = i386-hardened ]; then
+		"$top/scripts/hardening-check.sh" "$BUILD/$flavour/.config" \
+			> "$logdir/$flavour.hardening" 2>&1
+		grep -E '^not ok' "$logdir/$flavour.hardening" | sed "s/^/[$flavour] hardening: /" || true
+		count "$logdir/$flavour.hardening" "$flavour hardening check"
 	fi
 	if [ -f "$logdir/$flavour.typecheck" ]; then
 		grep -E '^not ok|^# ' "$logdir/$flavour.typecheck" | sed "s/^/[$flavour] /" || true

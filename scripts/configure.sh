@@ -11,6 +11,10 @@
 #                  text (no JUMP_LABEL, no TRACING); booted with both vCPUs
 #                  parallel (make check's i386 kernel)
 #   x86_64-stress  the same on x86_64, + kasan (on request only)
+#   i386-hardened  common + i386 + hardened: what kernel-hardening-checker
+#                  asks a product kernel to leave out is off (no debugfs,
+#                  ftrace, kprobes, kallsyms, modules, LKDTM, fault
+#                  injection, SysRq), the lockdown LSM on (make check's)
 #   i386           common + i386 + debug (lockdep, so TRACING but no
 #                  FTRACE; patched NOPs): make run ARCH=i386
 #   i386-lockdep   the same + dynftrace, make check's: lockdep while static
@@ -33,6 +37,7 @@ case "$flavour" in
 x86_64) frags=(common x86_64 ftrace bench) ;;
 x86_64-stress) frags=(common x86_64 stress kasan) ;;
 i386-stress) frags=(common i386 stress) ;;
+i386-hardened) frags=(common i386 hardened) ;;
 i386) frags=(common i386 debug) ;;
 i386-lockdep) frags=(common i386 debug dynftrace) ;;
 i386-bench) frags=(common i386 bench) ;;

@@ -68,6 +68,15 @@ guest_main() {
 			*) skip="$skip $t" ;;
 			esac
 		done ;;
+	# i386-hardened: what a product kernel that follows
+	# kernel-hardening-checker keeps (no debugfs, ftrace, kprobes,
+	# kallsyms, modules, fault injection), booted lockdown=integrity, as
+	# a Secure Boot board: every guest test, each part that needs what
+	# the kernel lacks a skip that names it; and lockdown.d. No fuzzer
+	# (make check's time: i386-stress fuzzes i386). 60-toggle-stress is
+	# i386-lockdep's and x86_64's.
+	i386-hardened) dirs="test.d lockdown.d"; args=lockdown=integrity
+		skip=60-toggle-stress ;;
 	*) args= ;;
 	esac
 	# test.d/15-doc-commands is made from the documents by mkinitramfs.sh.
@@ -82,7 +91,7 @@ guest_main() {
 	done
 	log=$logdir/$flavour.log
 	rm -f "$log" "$logdir/$flavour.result" "$logdir/$flavour.dat" \
-		"$logdir/$flavour"-lockdown-* "$logdir/$flavour"-flight.*
+		"$logdir/$flavour"-lockdown-* "$logdir/$flavour"-flight.* "$logdir/$flavour"-tiny.*
 	LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=$dirs TESTSKIP="$skip" \
 		FUZZ_TIME=$fuzz KERNEL_ARGS="$args ${KERNEL_ARGS:-}" \
 		"$boot_sh" "$flavour" check \
@@ -127,9 +136,29 @@ guest_extra() {
 			--logdir "$logdir/$flavour-flight" \
 			> "$logdir/$flavour-flight.result" 2> "$logdir/$flavour-flight.err"
 	fi
-	# x86_64 has the lockdown LSM: two short boots locked down.
-	[ "$flavour" = x86_64 ] || return 0
-	for level in integrity confidentiality; do
+	# The hardened kernel is also the small board's: a boot with 32 MiB
+	# of RAM traces sched_switch with kmark's defaults, counts what it
+	# loses (qemu-tests/tiny-guest.sh).
+	if [ "$flavour" = i386-hardened ]; then
+		log=$logdir/$flavour-tiny.log
+		rm -f "$log"
+		LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} QEMU_ARGS="-m 32M" KERNEL_ARGS=kunit.enable=0 \
+			"$boot_sh" "$flavour" script "$top/qemu-tests/tiny-guest.sh" \
+			2> "$logdir/$flavour-tiny.boot"
+		rc=$?
+		python3 "$top/qemu-tests/ktap.py" "$flavour-tiny" "$log" \
+			--boot-status "$rc" --expect-guest tiny > "$logdir/$flavour-tiny.result"
+	fi
+	# x86_64 has the lockdown LSM: two short boots locked down; the
+	# hardened kernel's check boot is locked down at integrity already:
+	# one more at confidentiality.
+	local levels="integrity confidentiality"
+	case "$flavour" in
+	x86_64) ;;
+	i386-hardened) levels=confidentiality ;;
+	*) return 0 ;;
+	esac
+	for level in $levels; do
 		log=$logdir/$flavour-lockdown-$level.log
 		rm -f "$log"
 		LOG=$log TIMEOUT=${CHECK_TIMEOUT:-1200} TESTDIRS=lockdown.d \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes modules
 # description: a kprobe event waiting for its module (MOD:SYM) is not armed when the module loads after lockdown was raised to confidentiality (LOCKDOWN_KPROBES is checked at every registration, as ftrace's __register_trace_kprobe does); integrity boot only (kprobes cannot be defined at confidentiality)
 . /tests/lib.sh
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null

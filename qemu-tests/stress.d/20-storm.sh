@@ -277,7 +277,7 @@ done
 lines=$(cat /tmp/storm.r1 /tmp/storm.r2 /tmp/storm.r3 | grep -c ': sched_')
 reads=$(($(stat 0 "read events") + $(stat 1 "read events")))
 expect_eq "the readers got every event read" "$lines" "$reads"
-lost=$(cat /tmp/storm.r1 /tmp/storm.r2 /tmp/storm.r3 | sed -n 's/^CPU:[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+lost=$(cat /tmp/storm.r1 /tmp/storm.r2 /tmp/storm.r3 | lost_in)
 drops=$(($(stat 0 overrun) + $(stat 1 overrun) + $(stat 0 "dropped events") + $(stat 1 "dropped events")))
 expect_eq "the readers were told of every event lost" "$lost" "$drops"
 echo 1408 > $K/buffer_size_kb

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: debugfs
 # description: the same kmark directory in tracefs (/sys/kernel/tracing/kmark): same files, one state (a write in one shows in the other), event directories made and removed in both, a format file held open across its event's removal fails cleanly
 . /tests/lib.sh
 plan 8

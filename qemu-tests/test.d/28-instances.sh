@@ -4,17 +4,40 @@
 plan 26
 reset_kmark
 I=$K/instances
-for n in s1 s2 s3 s4 s5 s6 s7; do echo $n > $I/remove 2>/dev/null; done
+for n in s1 s2 s3 s4 s5 s6 s7; do inst_rm $n 2>/dev/null; done
+# inst_error NAME new|remove SPEC MSG [ERRNO]: check_error on instances/new
+# or instances/remove; in tracefs alone (no debugfs), mkdir or rmdir.
+inst_error() {
+	if lacking debugfs; then
+		case $2 in new) op=mkdir ;; *) op=rmdir ;; esac
+		check_dir_error "$1 ($op)" $op "$I/$(echo "$3" | tr -d '^')" "$4" "${5:-Invalid argument}"
+	else
+		check_error "$1" instances/$2 "$3" "$4" ${5:+"$5"}
+	fi
+}
 
-check_error "a name with a '/'" instances/new '^a/b' "Instance names take letters, digits, '_', '-' and '.'"
-check_error "a reserved name" instances/new '^remove' "Reserved name"
-check_error "removing what does not exist" instances/remove '^nosuch' "No such instance" \
-	"No such file or directory"
-echo s1 > $I/new
-echo s2 > $I/new
+if lacking debugfs; then
+	skip "a name with a '/'" "no debugfs in this kernel: mkdir cannot be given one"
+	skip "removing what does not exist" "no debugfs in this kernel: rmdir fails in the VFS, before kmark"
+else
+	check_error "a name with a '/'" instances/new '^a/b' "Instance names take letters, digits, '_', '-' and '.'"
+	check_error "removing what does not exist" instances/remove '^nosuch' "No such instance" \
+		"No such file or directory"
+fi
+inst_error "a reserved name" new '^remove' "Reserved name"
+inst_new s1
+inst_new s2
 check "instances/s1/ has its files" sh -c "for f in tracing_on set_event trace trace_pipe buffer_size_kb error_log trace_marker per_cpu/cpu0/trace_pipe_raw per_cpu/cpu0/stats events/syscalls/sys_sync/filter events/sched/sched_switch/filter; do [ -e $I/s1/\$f ] || exit 1; done"
-check_error "a name that exists" instances/new '^s1' "The instance exists" "File exists"
-check "the same in the tracefs copy" [ -e /sys/kernel/tracing/kmark/instances/s1/trace_pipe ]
+if lacking debugfs; then
+	check_dir_error "a name that exists (mkdir: the VFS refuses it)" mkdir $I/s1 "" "File exists"
+else
+	check_error "a name that exists" instances/new '^s1' "The instance exists" "File exists"
+fi
+if lacking debugfs; then
+	skip "the same in the tracefs copy" "no debugfs in this kernel: the tracefs copy is the only one"
+else
+	check "the same in the tracefs copy" [ -e /sys/kernel/tracing/kmark/instances/s1/trace_pipe ]
+fi
 
 # Different events and filters in s1, s2 and the top, at once.
 echo sys_sync > $I/s1/set_event
@@ -70,30 +93,40 @@ expect_eq "s1's per_cpu stats count its own events: written, entries" \
 	"$(st written) $(st entries)" "2 2"
 
 # A kprobe event (defined at the top) enabled in s1 only.
-echo 'p:instsync ksys_sync' >> $K/kprobe_events
-echo instsync > $I/s1/set_event
-echo > $I/s1/trace
-sync
-expect_eq "a kprobe event enabled in s1 records in s1 only" \
-	"$(grep -c ' instsync:' $I/s1/trace) $(grep -c ' instsync:' $K/trace)" "1 0"
+if lacking kprobes; then
+	skip "a kprobe event enabled in s1 records in s1 only" "no kprobes in this kernel"
+else
+	echo 'p:instsync ksys_sync' >> $K/kprobe_events
+	echo instsync > $I/s1/set_event
+	echo > $I/s1/trace
+	sync
+	expect_eq "a kprobe event enabled in s1 records in s1 only" \
+		"$(grep -c ' instsync:' $I/s1/trace) $(grep -c ' instsync:' $K/trace)" "1 0"
+fi
 
 # Removal: refused while a reader is open, then clean.
 cat $I/s1/trace_pipe > /dev/null &
 rd=$!
 sleep 1
-check_error "removal refused while a reader of it is open" instances/remove '^s1' \
+inst_error "removal refused while a reader of it is open" remove '^s1' \
 	"The instance is busy: a file of it is open" "Device or resource busy"
 kill $rd; wait $rd 2>/dev/null
-echo s1 > $I/remove
+inst_rm s1
 check "removed: instances/s1 is gone" [ ! -e $I/s1 ]
-check "its kprobe event is free again: deleting it works" sh -c "echo '-:instsync' >> $K/kprobe_events"
+if lacking kprobes; then
+	skip "its kprobe event is free again" "no kprobes in this kernel"
+else
+	check "its kprobe event is free again: deleting it works" sh -c "echo '-:instsync' >> $K/kprobe_events"
+fi
 echo > $I/s2/set_event
 echo 0 > $I/s2/events/sched/sched_switch/filter
-echo s2 > $I/remove
-expect_eq "instances/ holds the control files only" "$(ls $I | tr '\n' ' ')" "new remove "
+inst_rm s2
+ctl="new remove "
+! lacking debugfs || ctl=
+expect_eq "instances/ holds the control files only" "$(ls $I | tr '\n' ' ')" "$ctl"
 
 # Made again: a fresh instance.
-echo s1 > $I/new
+inst_new s1
 expect_eq "s1 made again starts fresh" \
 	"$(cat $I/s1/set_event)|$(cat $I/s1/tracing_on)|$(cat $I/s1/buffer_size_kb)|$(cat $I/s1/events/syscalls/sys_sync/filter)|$(grep -vc '^#' $I/s1/trace)" \
 	"|1|1408|none|0"
@@ -102,13 +135,13 @@ expect_eq "s1 made again starts fresh" \
 # tracefs copy too, and seen in both.
 T=/sys/kernel/tracing/kmark
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-for n in $(seq 2 12); do echo s$n > $I/new; done
+for n in $(seq 2 12); do inst_new s$n; done
 for n in $(seq 13 20); do mkdir $T/instances/s$n; done
 expect_eq "twenty instances, in both trees" \
 	"$(ls $I | grep -c '^s') $(ls $T/instances | grep -c '^s')" "20 20"
-for n in $(seq 1 12); do echo s$n > $I/remove; done
+for n in $(seq 1 12); do inst_rm s$n; done
 for n in $(seq 13 20); do rmdir $T/instances/s$n; done
-expect_eq "all removed" "$(ls $I | tr '\n' ' ')" "new remove "
+expect_eq "all removed" "$(ls $I | tr '\n' ' ')" "$ctl"
 
 # A writer killed during an instance's first enable, which allocates its
 # buffer: the ring buffer gave up the pages of a killed user task and

@@ -85,7 +85,7 @@ check "echo 0 > snapshot frees it: the file says so" grep -q '^# \* Snapshot is 
 # even while a snapshot trigger swaps them: one resized twice and the
 # other never left CPU 1's size changing under the next swap (the fuzzer,
 # x86_64 seed 507415). A ping-pong on CPU 1 fires sched_switch there.
-echo ts > $K/instances/new
+inst_new ts
 I=$K/instances/ts
 echo snapshot > $I/events/sched/sched_switch/trigger
 kmark-testprog pingpong 400000 kmping kmpong 1 > /dev/null &
@@ -105,9 +105,9 @@ done
 kill $load 2>/dev/null; wait $load 2>/dev/null
 expect_eq "per-CPU resizes while a trigger swaps: the size read is the size written" "$bad" "0"
 echo '!snapshot' >> $I/events/sched/sched_switch/trigger
-echo ts > $K/instances/remove
+inst_rm ts
 # options/overwrite too: with 0 the oldest events stay, after a swap as well.
-echo to > $K/instances/new
+inst_new to
 I=$K/instances/to
 echo 8 > $I/buffer_size_kb
 echo 1 > $I/snapshot
@@ -116,14 +116,19 @@ echo 1 > $I/snapshot
 taskset 1 sh -c "i=0; while [ \$i -lt 1500 ]; do echo mark\$i > $I/trace_marker; i=\$((i + 1)); done"
 expect_eq "overwrite 0, then a swap: the buffer now recording keeps its first event" \
 	"$(grep -c 'tracing_mark_write: mark0$' $I/trace)" "1"
-echo to > $K/instances/remove
+inst_rm to
 
 # stacktrace: the trigger, and options/stacktrace.
 echo > $K/trace
 echo stacktrace > $S/trigger
 kmark-testprog sync 1
-check "the stacktrace trigger records a <stack trace> through ksys_sync" \
-	sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+if lacking kallsyms; then
+	check "the stacktrace trigger records a <stack trace>, as addresses (no kallsyms)" \
+		sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -qE '^ => 0x[0-9a-f]+\$' $K/trace"
+else
+	check "the stacktrace trigger records a <stack trace> through ksys_sync" \
+		sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+fi
 # The first frame of each stack: the unwinder (UNWINDER_GUESS on x86_64)
 # may show stale addresses of kmark's code deeper down, as ftrace's does.
 own_first() {
@@ -135,8 +140,12 @@ own_first() {
 	fi
 	return 1
 }
-check "the stack starts at the event's caller: no frame of kmark's own" \
-	eval '! own_first'
+if lacking kallsyms; then
+	skip "the stack starts at the event's caller: no frame of kmark's own" "no kallsyms in this kernel"
+else
+	check "the stack starts at the event's caller: no frame of kmark's own" \
+		eval '! own_first'
+fi
 echo '!stacktrace' >> $S/trigger
 echo > $K/trace
 echo sys_sync > $K/set_event
@@ -146,24 +155,33 @@ echo 0 > $K/options/stacktrace
 kmark-testprog sync 1
 expect_eq "options/stacktrace: a stack after each event while it is 1" \
 	"$(grep -c ' sys_sync:' $K/trace) $(grep -c 'kernel_stack: <stack trace>' $K/trace)" "2 1"
-check "and it starts at the event's caller too" eval '! own_first'
+if lacking kallsyms; then
+	skip "and it starts at the event's caller too" "no kallsyms in this kernel"
+else
+	check "and it starts at the event's caller too" eval '! own_first'
+fi
 echo > $K/set_event
 
 # A kprobe event's trigger, and an instance's.
-echo 'p:kprobes/tk ksys_sync' > $K/kprobe_events
-echo traceoff > $E/kprobes/tk/trigger
-kmark-testprog sync 1
-expect_eq "a kprobe event's trigger fires (it is not enabled)" "$(cat $K/tracing_on)" "0"
-echo 1 > $K/tracing_on
-check_error "a kprobe event held by its trigger cannot be deleted" kprobe_events '-:^tk' \
-	"The event is enabled: disable it in set_event first" "Device or resource busy"
-echo '!traceoff' >> $E/kprobes/tk/trigger
-echo > $K/kprobe_events
-echo ti > $K/instances/new
+if lacking kprobes; then
+	skip "a kprobe event's trigger fires" "no kprobes in this kernel"
+	skip "a kprobe event held by its trigger cannot be deleted" "no kprobes in this kernel"
+else
+	echo 'p:kprobes/tk ksys_sync' > $K/kprobe_events
+	echo traceoff > $E/kprobes/tk/trigger
+	kmark-testprog sync 1
+	expect_eq "a kprobe event's trigger fires (it is not enabled)" "$(cat $K/tracing_on)" "0"
+	echo 1 > $K/tracing_on
+	check_error "a kprobe event held by its trigger cannot be deleted" kprobe_events '-:^tk' \
+		"The event is enabled: disable it in set_event first" "Device or resource busy"
+	echo '!traceoff' >> $E/kprobes/tk/trigger
+	echo > $K/kprobe_events
+fi
+inst_new ti
 echo traceoff > $K/instances/ti/events/ftrace/print/trigger
 echo x > $K/instances/ti/trace_marker
 expect_eq "an instance's trigger acts on the instance only" \
 	"$(cat $K/instances/ti/tracing_on) $(cat $K/tracing_on)" "0 1"
 echo '!traceoff' >> $K/instances/ti/events/ftrace/print/trigger
-echo ti > $K/instances/remove
+inst_rm ti
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 47
+plan 48
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -41,45 +41,77 @@ expect_eq "clear: an empty table" "$(tot $M/hist Entries)" "0"
 echo '!hist:keys=buf:sort=hitcount.descending' >> $M/trigger
 
 # Numbers: a kprobe event on the test module's function, n = its argument.
-insmod /lib/modules/$(uname -r)/extra/kmark_test.ko
-echo 'p:kprobes/tn kmark_test:kmark_test_fn n=$arg1:s32' > $K/kprobe_events
-T=$E/kprobes/tn
-call() { for v in "$@"; do echo $v > /sys/kernel/debug/kmark_test/call; done; }
-echo 'hist:keys=n.log2' > $T/trigger
-call 1 2 3 15 16 100
-check "keys=n.log2: 15 and 16 in ~ 2^4, 100 in ~ 2^7" \
-	sh -c "grep -qE '^\{ n: ~ 2\^4 +\} hitcount: +2$' $T/hist && grep -qE '^\{ n: ~ 2\^7 +\} hitcount: +1$' $T/hist"
-echo '!hist:keys=n.log2' >> $T/trigger
-echo 'hist:keys=n.buckets=10:vals=hitcount,n.percent if n < 40' > $T/trigger
-call 1 5 12 30 50
-check "buckets=10, a percent value, and a filter (50 left out)" \
-	sh -c "grep -qE '^\{ n: ~ 0-9 +\} hitcount: +2 +n \(%\): +12.50$' $T/hist && [ \"$(tot $T/hist Hits)\" = 4 ]"
-# As ftrace's, '!' names the filter too.
-echo '!hist:keys=n.buckets=10:vals=hitcount,n.percent' >> $T/trigger
-check "'!' without the trigger's filter removes nothing" grep -q '^hist:keys=n.buckets=10' $T/trigger
-echo '!hist:keys=n.buckets=10:vals=hitcount,n.percent if n < 40' >> $T/trigger
-# .buckets without a size (this once divided by zero at the first hit).
-check_error "buckets without a size" events/kprobes/tn/trigger '^hist:keys=n.buckets' \
-	"Invalid field modifier" "Invalid argument" hist:kprobes:tn
-# A full table: 128 entries, the rest dropped and counted.
-echo 'hist:keys=n:size=128' > $T/trigger
-i=0; while [ $i -lt 200 ]; do echo $i; i=$((i + 1)); done > /tmp/h.n
-while read v; do echo $v > /sys/kernel/debug/kmark_test/call; done < /tmp/h.n
-# As ftrace's tracing_map: Hits counts what went in, Dropped what did not.
-expect_eq "size=128: 128 entries, 72 hits dropped (counted, not lost silently)" \
-	"$(tot $T/hist Entries) $(tot $T/hist Dropped) $(tot $T/hist Hits)" "128 72 128"
-echo '!hist:keys=n:size=128' >> $T/trigger
-echo > $K/kprobe_events
-rmmod kmark_test
+if lacking modules || lacking kprobes; then
+	skip "keys=n.log2" "no modules or kprobes in this kernel (the test module's kprobe gives the numbers)"
+	skip "buckets=10, a percent value, and a filter" "no modules or kprobes in this kernel (the test module's kprobe gives the numbers)"
+	skip "'!' without the trigger's filter removes nothing" "no modules or kprobes in this kernel (the test module's kprobe gives the numbers)"
+	skip "buckets without a size" "no modules or kprobes in this kernel (the test module's kprobe gives the numbers)"
+	skip "size=128: 128 entries, 72 hits dropped" "no modules or kprobes in this kernel (the test module's kprobe gives the numbers)"
+else
+	insmod /lib/modules/$(uname -r)/extra/kmark_test.ko
+	echo 'p:kprobes/tn kmark_test:kmark_test_fn n=$arg1:s32' > $K/kprobe_events
+	T=$E/kprobes/tn
+	call() { for v in "$@"; do echo $v > /sys/kernel/debug/kmark_test/call; done; }
+	echo 'hist:keys=n.log2' > $T/trigger
+	call 1 2 3 15 16 100
+	check "keys=n.log2: 15 and 16 in ~ 2^4, 100 in ~ 2^7" \
+		sh -c "grep -qE '^\{ n: ~ 2\^4 +\} hitcount: +2$' $T/hist && grep -qE '^\{ n: ~ 2\^7 +\} hitcount: +1$' $T/hist"
+	echo '!hist:keys=n.log2' >> $T/trigger
+	echo 'hist:keys=n.buckets=10:vals=hitcount,n.percent if n < 40' > $T/trigger
+	call 1 5 12 30 50
+	check "buckets=10, a percent value, and a filter (50 left out)" \
+		sh -c "grep -qE '^\{ n: ~ 0-9 +\} hitcount: +2 +n \(%\): +12.50$' $T/hist && [ \"$(tot $T/hist Hits)\" = 4 ]"
+	# As ftrace's, '!' names the filter too.
+	echo '!hist:keys=n.buckets=10:vals=hitcount,n.percent' >> $T/trigger
+	check "'!' without the trigger's filter removes nothing" grep -q '^hist:keys=n.buckets=10' $T/trigger
+	echo '!hist:keys=n.buckets=10:vals=hitcount,n.percent if n < 40' >> $T/trigger
+	# .buckets without a size (this once divided by zero at the first hit).
+	check_error "buckets without a size" events/kprobes/tn/trigger '^hist:keys=n.buckets' \
+		"Invalid field modifier" "Invalid argument" hist:kprobes:tn
+	# A full table: 128 entries, the rest dropped and counted.
+	echo 'hist:keys=n:size=128' > $T/trigger
+	i=0; while [ $i -lt 200 ]; do echo $i; i=$((i + 1)); done > /tmp/h.n
+	while read v; do echo $v > /sys/kernel/debug/kmark_test/call; done < /tmp/h.n
+	# As ftrace's tracing_map: Hits counts what went in, Dropped what did not.
+	expect_eq "size=128: 128 entries, 72 hits dropped (counted, not lost silently)" \
+		"$(tot $T/hist Entries) $(tot $T/hist Dropped) $(tot $T/hist Hits)" "128 72 128"
+	echo '!hist:keys=n:size=128' >> $T/trigger
+	echo > $K/kprobe_events
+	rmmod kmark_test
+fi
 
 # common_stacktrace as a key.
 echo 'hist:keys=common_stacktrace' > $S/trigger
 kmark-testprog sync 2
-check "a stacktrace key prints its frames, ksys_sync among them" \
-	sh -c "grep -q '^{ common_stacktrace:' $S/hist && grep -q ksys_sync $S/hist"
-own=$(grep -E '^ +(__)?kmark_[a-z_]+\+0x' $S/hist | head -n 3 | tr -s ' \n' ' ')
-check "the stacktrace key has none of kmark's own frames ($own)" [ -z "$own" ]
+if lacking kallsyms; then
+	check "a stacktrace key prints its frames, as addresses (no kallsyms)" \
+		sh -c "grep -q '^{ common_stacktrace:' $S/hist && grep -qE '^ +0x[0-9a-f]+\$' $S/hist"
+	skip "the stacktrace key has none of kmark's own frames" "no kallsyms in this kernel"
+else
+	check "a stacktrace key prints its frames, ksys_sync among them" \
+		sh -c "grep -q '^{ common_stacktrace:' $S/hist && grep -q ksys_sync $S/hist"
+	own=$(grep -E '^ +(__)?kmark_[a-z_]+\+0x' $S/hist | head -n 3 | tr -s ' \n' ' ')
+	check "the stacktrace key has none of kmark's own frames ($own)" [ -z "$own" ]
+fi
 echo '!hist:keys=common_stacktrace' >> $S/trigger
+
+# .sym and .sym-offset: the function's name, or the address in hex on a
+# kernel without kallsyms.
+A=$E/kmem/kmalloc
+echo 'hist:keys=call_site.sym' > $A/trigger
+echo 'hist:keys=call_site.sym-offset' >> $A/trigger
+ls -l / /proc > /dev/null
+if lacking kallsyms; then
+	sym='0x[0-9a-f]+' what="the address in hex (no kallsyms)"
+else
+	sym='[a-z_][a-z0-9_.]*' what="a function's name"
+fi
+check ".sym and .sym-offset keys print $what" \
+	sh -c "grep -qE '^\{ call_site: \[[0-9a-f]+\] $sym +\}' $A/hist &&
+	       grep -qE '^\{ call_site: \[[0-9a-f]+\] $sym(\+0x[0-9a-f]+/0x[0-9a-f]+)? +\}' $A/hist"
+diag "$(grep -m 2 '^{ call_site' $A/hist)"
+echo '!hist:keys=call_site.sym' >> $A/trigger
+echo '!hist:keys=call_site.sym-offset' >> $A/trigger
 
 # name=: the triggers that name a table feed that one table.
 echo 'hist:name=kmsh:keys=common_pid' > $S/trigger
@@ -191,7 +223,7 @@ check "removed again" undo \
 # its entry's variable, to a value other than the last snapshot's, swaps
 # the instance's buffer into the snapshot; the hist file says with which
 # value and key. The snapshot then ends, on the CPU of that hit, with it.
-echo hsn > $K/instances/new
+inst_new hsn
 I=$K/instances/hsn
 echo sched:sched_switch > $I/set_event
 ST='hist:keys=common_cpu:v=next_pid:onchange($v).snapshot() if prev_comm == "kmping"'
@@ -222,8 +254,8 @@ check "removed, the snapshot file takes writes again" \
 echo "$ST" > $I/events/sched/sched_switch/trigger
 kmark-testprog pingpong 200 kmping kmpong 0 > /dev/null &
 sleep 0.2
-check "the instance can be removed with its snapshot() action, under hits" \
-	sh -c "echo hsn > $K/instances/remove && [ ! -e $I ]"
+rm_hsn() { inst_rm hsn && [ ! -e $I ]; }
+check "the instance can be removed with its snapshot() action, under hits" rm_hsn
 wait
 # A hist write that fails after naming a synthetic event in its action
 # leaves that event as it was: removable (it stayed "in use" for good).

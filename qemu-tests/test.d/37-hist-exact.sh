@@ -7,8 +7,8 @@ echo > $K/kprobe_events
 echo > $K/synthetic_events
 E=$K/events
 I=$K/instances/hx
-echo hx > $K/instances/remove 2>/dev/null
-echo hx > $K/instances/new
+inst_rm hx 2>/dev/null
+inst_new hx
 SW=$E/sched/sched_switch
 tot() { sed -n "s/^    $2: //p" "$1"; }
 # lost DIR: events of DIR's buffer overwritten or dropped so far (the
@@ -100,69 +100,76 @@ echo 1 > $I/tracing_on
 # --- log2 and buckets: values the test chooses, hist and trace of each ----
 # A kprobe argument (u32) and a u64 marker field (kmark_test_val v=%llu):
 # 0, powers of two and their neighbours, on both sides of 2^32 for the u64.
-mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
-insmod $mod
-echo 'p:kprobes/hv kmark_test:kmark_test_fn n=$arg1:u32' > $K/kprobe_events
-V=$E/kprobes/hv
-MV=$E/kmark_test/kmark_test_val
-D=/sys/kernel/debug/kmark_test
-echo 'hist:keys=n.log2' > $V/trigger
-echo 'hist:keys=n.buckets=1000' >> $V/trigger
-echo 'hist:keys=v.log2' > $MV/trigger
-echo 'hist:keys=v.buckets=1000000' >> $MV/trigger
-echo 'kprobes/hv kmark_test:kmark_test_val' > $I/set_event
-mark $I
-for v in 0 1 2 3 4 5 7 8 9 15 16 17 100 999 1000 1001 1023 1024 1025 4095 4096 4097 \
-	65535 65536 65537 1000000 2147483647 -2147483648 -1 -2; do
-	echo $v > $D/call
-done
-for v in 0 1 2 3 1023 1024 1025 4294967295 4294967296 4294967297 8589934591 \
-	8589934592 1099511627775 1099511627776 1099511627777 4503599627370495 \
-	4503599627370496 4503599627370497 3000000 2999999; do
-	echo $v > $D/val
-done
-cat $I/trace > /tmp/hv.trace
-# The value's bucket: log2 is the power of two it rounds up to (0 for 0),
-# buckets=N its multiple of N below. Exact in awk's doubles below 2^53.
-buckets() { # FIELD EVENT
-	sed -n "s/.* $2: .*$1=\([0-9]*\).*/\1/p" /tmp/hv.trace |
-		awk '{ v = $1 + 0; k = 0; p = 1; while (p < v) { p *= 2; k++ }
-		       print "log2", k; print "b", int(v / N) * N }' N=$3 |
-		sort | uniq -c | awk '{ print $2, $3, $1 }' | sort
-}
-# From the hist file: KIND BUCKET COUNT.
-table() { # HIST FIELD
-	sed -n "s/^{ $2: ~ 2^\([0-9]*\) *} hitcount: *\([0-9]*\)$/log2 \1 \2/p
-		s/^{ $2: ~ \([0-9]*\)-[0-9]* *} hitcount: *\([0-9]*\)$/b \1 \2/p" "$1" | sort
-}
-buckets n hv 1000 > /tmp/hv.t.n
-table $V/hist n > /tmp/hv.h.n
-buckets v kmark_test_val 1000000 > /tmp/hv.t.v
-table $MV/hist v > /tmp/hv.h.v
-diag "kprobe n: $(grep -c . /tmp/hv.t.n) buckets; u64 v: $(grep -c . /tmp/hv.t.v) buckets"
-all_hits() {
-	nodrops $I &&
-		[ "$(grep -c ' hv: ' /tmp/hv.trace) $(grep -c ' kmark_test_val: ' /tmp/hv.trace)" = "30 20" ]
-}
-check "the trace has the 30 kprobe hits and the 20 marker hits, nothing lost" all_hits
-# cmp_table NAME T H
-cmp_table() {
-	if [ -s "$2" ] && cmp -s "$2" "$3"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diff "$2" "$3" | head -n 8 | sed 's/^/# /'
-	fi
-}
-cmp_table "kprobe u32 n.log2 and n.buckets=1000: the trace's buckets and counts" /tmp/hv.t.n /tmp/hv.h.n
-cmp_table "marker u64 v.log2 and v.buckets=1000000 (values past 2^32): the trace's" /tmp/hv.t.v /tmp/hv.h.v
-echo > $I/set_event
-echo '!hist:keys=n.log2' >> $V/trigger
-echo '!hist:keys=n.buckets=1000' >> $V/trigger
-echo '!hist:keys=v.log2' >> $MV/trigger
-echo '!hist:keys=v.buckets=1000000' >> $MV/trigger
-echo > $K/kprobe_events
-rmmod kmark_test
+if lacking modules || lacking kprobes; then
+	for t in "the trace has the 30 kprobe hits and the 20 marker hits" \
+		 "kprobe u32 n.log2 and n.buckets=1000" "marker u64 v.log2 and v.buckets=1000000"; do
+		skip "$t" "no modules or kprobes in this kernel (the test module's kprobe and marker)"
+	done
+else
+	mod=/lib/modules/$(uname -r)/extra/kmark_test.ko
+	insmod $mod
+	echo 'p:kprobes/hv kmark_test:kmark_test_fn n=$arg1:u32' > $K/kprobe_events
+	V=$E/kprobes/hv
+	MV=$E/kmark_test/kmark_test_val
+	D=/sys/kernel/debug/kmark_test
+	echo 'hist:keys=n.log2' > $V/trigger
+	echo 'hist:keys=n.buckets=1000' >> $V/trigger
+	echo 'hist:keys=v.log2' > $MV/trigger
+	echo 'hist:keys=v.buckets=1000000' >> $MV/trigger
+	echo 'kprobes/hv kmark_test:kmark_test_val' > $I/set_event
+	mark $I
+	for v in 0 1 2 3 4 5 7 8 9 15 16 17 100 999 1000 1001 1023 1024 1025 4095 4096 4097 \
+		65535 65536 65537 1000000 2147483647 -2147483648 -1 -2; do
+		echo $v > $D/call
+	done
+	for v in 0 1 2 3 1023 1024 1025 4294967295 4294967296 4294967297 8589934591 \
+		8589934592 1099511627775 1099511627776 1099511627777 4503599627370495 \
+		4503599627370496 4503599627370497 3000000 2999999; do
+		echo $v > $D/val
+	done
+	cat $I/trace > /tmp/hv.trace
+	# The value's bucket: log2 is the power of two it rounds up to (0 for 0),
+	# buckets=N its multiple of N below. Exact in awk's doubles below 2^53.
+	buckets() { # FIELD EVENT
+		sed -n "s/.* $2: .*$1=\([0-9]*\).*/\1/p" /tmp/hv.trace |
+			awk '{ v = $1 + 0; k = 0; p = 1; while (p < v) { p *= 2; k++ }
+			       print "log2", k; print "b", int(v / N) * N }' N=$3 |
+			sort | uniq -c | awk '{ print $2, $3, $1 }' | sort
+	}
+	# From the hist file: KIND BUCKET COUNT.
+	table() { # HIST FIELD
+		sed -n "s/^{ $2: ~ 2^\([0-9]*\) *} hitcount: *\([0-9]*\)$/log2 \1 \2/p
+			s/^{ $2: ~ \([0-9]*\)-[0-9]* *} hitcount: *\([0-9]*\)$/b \1 \2/p" "$1" | sort
+	}
+	buckets n hv 1000 > /tmp/hv.t.n
+	table $V/hist n > /tmp/hv.h.n
+	buckets v kmark_test_val 1000000 > /tmp/hv.t.v
+	table $MV/hist v > /tmp/hv.h.v
+	diag "kprobe n: $(grep -c . /tmp/hv.t.n) buckets; u64 v: $(grep -c . /tmp/hv.t.v) buckets"
+	all_hits() {
+		nodrops $I &&
+			[ "$(grep -c ' hv: ' /tmp/hv.trace) $(grep -c ' kmark_test_val: ' /tmp/hv.trace)" = "30 20" ]
+	}
+	check "the trace has the 30 kprobe hits and the 20 marker hits, nothing lost" all_hits
+	# cmp_table NAME T H
+	cmp_table() {
+		if [ -s "$2" ] && cmp -s "$2" "$3"; then
+			ok "$1"
+		else
+			not_ok "$1"
+			diff "$2" "$3" | head -n 8 | sed 's/^/# /'
+		fi
+	}
+	cmp_table "kprobe u32 n.log2 and n.buckets=1000: the trace's buckets and counts" /tmp/hv.t.n /tmp/hv.h.n
+	cmp_table "marker u64 v.log2 and v.buckets=1000000 (values past 2^32): the trace's" /tmp/hv.t.v /tmp/hv.h.v
+	echo > $I/set_event
+	echo '!hist:keys=n.log2' >> $V/trigger
+	echo '!hist:keys=n.buckets=1000' >> $V/trigger
+	echo '!hist:keys=v.log2' >> $MV/trigger
+	echo '!hist:keys=v.buckets=1000000' >> $MV/trigger
+	echo > $K/kprobe_events
+	rmmod kmark_test
+fi
 
 # --- wakeup_latency (histogram.rst) on kmark's markers --------------------
 # Unfiltered, as the document's first form: every task's wakeups. In the
@@ -217,6 +224,9 @@ echo '!hist:keys=pid' >> $E/synthetic/wakeup_latency/trigger
 echo '!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_wakeup).trace(wakeup_latency,$wakeup_lat,next_pid,next_comm)' >> $SW/trigger
 echo '!hist:keys=pid:ts0=common_timestamp.usecs' >> $W/trigger
 echo '!wakeup_latency' >> $K/synthetic_events
-check "all removed: no trigger, no synthetic event, no instance" \
-	sh -c "! grep -q '^hist' $W/trigger $SW/trigger && [ -z \"\$(cat $K/synthetic_events)\" ] && echo hx > $K/instances/remove"
+all_gone() {
+	! grep -q '^hist' $W/trigger $SW/trigger &&
+		[ -z "$(cat $K/synthetic_events)" ] && inst_rm hx
+}
+check "all removed: no trigger, no synthetic event, no instance" all_gone
 reset_kmark

@@ -193,7 +193,7 @@ echo "hist:keys=prev_pid,next_prio:sort=prev_pid:continue $F" >> $KS/trigger
 # onmax().snapshot() in an instance of each (a snapshot of the top
 # buffer would take the hvf_pp events away from its trace)
 mkdir $T/instances/hvfsnap
-echo hvfsnap > $K/instances/new
+inst_new hvfsnap
 SN='hist:keys=prev_pid:hvfs=next_prio:onmax($hvfs).snapshot():sort=prev_pid if prev_comm == "kmva"'
 for d in $T $K; do
 	echo "$SN" > $d/instances/hvfsnap/events/sched/sched_switch/trigger
@@ -209,7 +209,7 @@ for d in $T $K; do
 	echo "!$SN" >> $d/instances/hvfsnap/events/sched/sched_switch/trigger
 done
 rmdir $T/instances/hvfsnap
-echo hvfsnap > $K/instances/remove
+inst_rm hvfsnap
 if grep -q '^Snapshot taken' /tmp/hvf.snap.tracing && cmp -s /tmp/hvf.snap.tracing /tmp/hvf.snap.kmark; then
 	ok "onmax().snapshot(): the same hist file as ftrace's, with its report"
 else

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: dynamic_events as ftrace's: kprobe events (p:, r:) and synthetic events (s:[synthetic/]) made, listed together by group and name, deleted by -:[GROUP/]NAME and by !DEFINITION; "> dynamic_events" deletes both kinds, none while one of either is busy, and a failed first write after it deletes nothing; a synthetic command among others, a group other than synthetic and a busy event are refused with error_log's line and nothing changed
 . /tests/lib.sh
 plan 26

@@ -9,8 +9,8 @@ kmark-testprog sync 3000
 echo 0 > $K/tracing_on
 kmark-testprog drain $K/trace_pipe > /tmp/lost.out
 read=$(grep -c 'sys_sync:' /tmp/lost.out)
-lost=$(sed -n 's/^CPU:[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' /tmp/lost.out | awk '{ s += $1 } END { print s + 0 }')
-written=$(cat $K/per_cpu/cpu*/stats | sed -n 's/^written: //p' | awk '{ s += $1 } END { print s + 0 }')
+lost=$(lost_in < /tmp/lost.out)
+written=$(stat_total written)
 diag "written=$written read=$read lost=$lost"
 expect_eq "written counts every hit" "$written" "3000"
 check "the buffer overflowed, so some were lost" test "$lost" -gt 0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: fault-injection
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
 plan 28

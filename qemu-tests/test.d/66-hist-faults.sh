@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: fault-injection
 # description: hist triggers, event triggers and synthetic events written with their 1st, 2nd, ... allocation failing (fail-nth): each failure is an error and changes nothing (trigger files, soft mode, synthetic_events, events/synthetic, trace_clock), each success is a plain run's; then, with allocations failing no more, bad input gets ftrace's error and changes nothing
 . /tests/lib.sh
 plan 18

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: kprobe_events: define/enable/disable/delete, fetch args with known values, return probes, errors with carets, kprobe_profile
 . /tests/lib.sh
 plan 59

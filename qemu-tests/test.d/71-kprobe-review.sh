@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: kprobe events where the review of e834a96 found holes: reserved argument names refused (a field named common_pid would shadow the header's), kmark's own code refused as a probe point, event names up to their limits each with files of their own, @SYM re-resolved when its module comes back, group directories that go with their last event
 . /tests/lib.sh
 plan 11

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: the kernel's own ftracetest cases for kprobe_events syntax errors (tools/testing/selftests/ftrace/test.d/kprobe/kprobe_syntax_errors.tc, 6.12): refused where ftrace refuses them, caret where ftrace puts it (kmark's messages)
 . /tests/lib.sh
 plan 41

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: kprobe events on a kernel with DYNAMIC_FTRACE, as distribution kernels are built: kmark refuses a probe where ftrace's kprobe_events refuses it as notrace (review item 11), with the reason in error_log and nothing defined, and accepts what ftrace accepts, over a sample of kallsyms' functions (traceable, notrace, compiler clones judged by their origin); an entry probe at a function's mcount site is an ftrace-based kprobe, and kmark's entry and return events record right through it
 . /tests/lib.sh
 plan 10

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: context switches from kprobes alone (finish_task_switch runs in the next task, $arg1 is prev), cross-checked with the sched_switch marker
 . /tests/lib.sh
 plan 8

@@ -80,13 +80,15 @@ echo > $K/trace
 
 # A page in a pipe holds its instance: rmdir (instances/remove) waits.
 I=$K/instances
-echo s86 > $I/remove 2>/dev/null
-echo s86 > $I/new
+inst_rm s86 2>/dev/null
+inst_new s86
+rm_s86="echo s86 > $I/remove 2>/dev/null"
+! lacking debugfs || rm_s86="rmdir $I/s86 2>/dev/null"
 echo sys_sync > $I/s86/set_event
 taskset 1 kmark-testprog sync 600
 echo > $I/s86/set_event
 expect_eq "an instance whose page is in a pipe (its file closed) cannot go; it can once the pipe let the page go" \
-	"$(kmark-testprog splicehold $I/s86/per_cpu/cpu0/trace_pipe_raw "echo s86 > $I/remove 2>/dev/null")" \
+	"$(kmark-testprog splicehold $I/s86/per_cpu/cpu0/trace_pipe_raw "$rm_s86")" \
 	"held 1 released 0"
 check "... and went" test ! -d $I/s86
 

@@ -90,7 +90,7 @@ echo "$((P / 1024))" > $F
 
 # An instance before its buffer is made: the setting and header_page
 # show what it will have; the per-CPU sizes do not change when it is made.
-echo sbi > $K/instances/new
+inst_new sbi
 I=$K/instances/sbi
 echo 16 > $I/buffer_subbuf_size_kb
 echo 100 > $I/buffer_size_kb
@@ -101,7 +101,7 @@ expect_eq "header_page, per_cpu's and the total size read the same before and af
 	"$after" "$before"
 check "and it has 16 KiB sub-buffers" test "$(cat $I/buffer_subbuf_size_kb) $(data $I)" = "16 $((16384 - hdr))"
 check "its marker is there" grep -q 'tracing_mark_write: made$' $I/trace
-echo sbi > $K/instances/remove
+inst_rm sbi
 
 # A reader of the snapshot holds it (its resize fails then): the buffer's
 # new size or sub-buffer size is refused while a reader is open, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: modules
 # description: a module's probes on markers: sched_switch runs them where ftrace's tracepoint fires (current, mm, irqs, rq lock); a module detaches its probe at unload even when the allocator fails, and nothing calls into it afterwards
 . /tests/lib.sh
 plan 15

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: modules
 # description: a hist trigger and event triggers on a module's marker: they count its hits (the marker not even enabled), go with the module at unload (also with the unload's allocations failing, and while both CPUs fire the marker), leave nothing half-installed, and do not come back when the module loads again unless written again; a hist of another event that reads a module hist's variable goes with it, and so does a named table's file
 . /tests/lib.sh
 plan 14

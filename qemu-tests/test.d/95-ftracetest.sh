@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kprobes
 # description: the kernel's own ftracetest (tools/testing/selftests/ftrace of the 6.12 tree, test files unmodified) over 00basic, kprobe, event, filter, instances, dynevent and trigger on kmark's tracefs directory, and on ftrace's on the same boot where the kernel has ftrace: each test's verdict is the one qemu-tests/ftracetest-expected.txt gives, a test that passes on ftrace passes on kmark unless the table says why not, a test of a feature kmark does not claim is UNSUPPORTED
 # timeout: 900
 #

@@ -7,6 +7,7 @@
 #   make check                 all tests, both arches; ends "N passed, N failed,
 #                              N skipped"
 #   make bench [QUICK=1]       kmark vs ftrace figures into BENCHMARKS.md
+#   make size [ARCH=i386]      what kmark and ftrace add to a tinyconfig vmlinux
 #   make patches [OUT=dir]     the git format-patch series in build/patches/
 #                              (or dir; a relative one from this folder)
 #   make configs               the configuration matrix (KMARK=n, no kprobes,
@@ -16,7 +17,7 @@ ARCH ?= x86_64
 SCRIPT ?=
 export KERNEL_ARGS QEMU_ARGS
 
-.PHONY: all setup build run demo check bench patches configs clean
+.PHONY: all setup build run demo check bench size patches configs clean
 all: build
 
 setup:
@@ -53,6 +54,9 @@ check:
 
 bench:
 	@QUICK=$(QUICK) scripts/bench.sh
+
+size: setup
+	@scripts/size.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),i386)
 
 # checkpatch.pl comes from the prepared tree. OUT= only from the command
 # line: an OUT of the environment (Android's build sets one) is not ours.

@@ -15,7 +15,7 @@ _n=0
 lacking() {
 	case "$1" in
 	debugfs) [ ! -d /sys/kernel/debug/kmark ] ;;
-	kprobes) [ ! -e $K/kprobe_events ] ;;
+	kprobes) [ ! -d $K ] || [ ! -e $K/kprobe_events ] ;;
 	modules) [ ! -e /proc/modules ] ;;
 	kallsyms) [ ! -e /proc/kallsyms ] ;;
 	fault-injection) [ ! -e /proc/self/fail-nth ] ;;

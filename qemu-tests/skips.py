@@ -28,7 +28,7 @@ NO_FTRACE = 'i386 i386-stress x86_64-stress i386-hardened'
 HARDENED = 'i386-hardened i386-hardened-*'
 LACKS = (r'^no (debugfs|kprobes|modules|kallsyms|fault-injection|LKDTM)'
          r'((, | or )(debugfs|kprobes|modules|kallsyms|fault-injection))*'
-         r' in this kernel')
+         r' in this kernel($|[ :(])')
 # The flavours whose kernels have no DYNAMIC_FTRACE (the function tracer:
 # only i386-lockdep's dynftrace.config has it).
 NO_DYNFTRACE = 'x86_64 x86_64-clang x86_64-stress i386 i386-stress'
@@ -112,7 +112,8 @@ MUST_SKIP = [
     '70-kprobes', '71-kprobe-review', '72-kprobe-syntax-errors',
     '73-kprobe-notrace', '75-kprobe-context-switch', '90-modules',
     '92-module-markers', '93-module-hist', '95-ftracetest',
-    '32-sched-vs-ftrace', '35-stack-vs-ftrace', '38-hist-vs-ftrace')]
+    '32-sched-vs-ftrace', '35-stack-vs-ftrace', '38-hist-vs-ftrace')] + [
+    (HARDENED, '20-kprobe-arm.*')]
 
 
 def must_skip(flavour, test):

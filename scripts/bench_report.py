@@ -15,6 +15,10 @@ import statistics
 import sys
 
 
+# make size's section of BENCHMARKS.md (scripts/size.sh), kept by make bench.
+SIZE_BEGIN = '<!-- make size: begin -->'
+SIZE_END = '<!-- make size: end -->'
+
 def load(path):
     vals = {}
     if not os.path.exists(path):
@@ -775,6 +779,14 @@ def main():
                 print(f'[bench] not ok i386.{k}  # figure missing')
             else:
                 passed += 1
+    # make size's section (scripts/size.sh writes it) stays as it was.
+    try:
+        old = open(dest).read()
+        i, j = old.find(SIZE_BEGIN), old.find(SIZE_END)
+        if 0 <= i < j:
+            L += ['', old[i:j + len(SIZE_END)]]
+    except OSError:
+        pass
     with open(dest, 'w') as f:
         f.write('\n'.join(L) + '\n')
     print('\n'.join(L))

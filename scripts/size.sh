@@ -53,7 +53,6 @@ noftrace='# CONFIG_FUNCTION_TRACER is not set
 # CONFIG_TIMERLAT_TRACER is not set
 # CONFIG_FTRACE_SYSCALLS is not set
 # CONFIG_TRACER_SNAPSHOT is not set
-# CONFIG_BRANCH_PROFILE_NONE is not set
 # CONFIG_BLK_DEV_IO_TRACE is not set
 # CONFIG_KPROBE_EVENTS is not set
 # CONFIG_UPROBE_EVENTS is not set
@@ -136,5 +135,36 @@ total() { echo $(( text[$1] + data[$1] + bss[$1] - text[base] - data[base] - bss
 		echo "kmark's core over ftrace's least event tracing (both with the ring buffer and tracefs): $(awk -v a="$(total kmark)" -v b="$(total ftrace)" 'BEGIN { printf "%.2fx", a / b }')"
 	fi
 } | tee "$out/table.md"
+# BENCHMARKS.md's section (make bench keeps it), when every kernel built.
+if [ "$fail" = 0 ]; then
+	# Runtime memory, from make check's 32 MiB boot of i386-hardened
+	# (qemu-tests/tiny-guest.sh), when there is one.
+	mem=$(sed -n "s/^ *# \(kmark's first use and sched_switch enabled .*\)\r*$/\1/p" \
+		"$BUILD/check/i386-hardened-tiny.log" 2>/dev/null | tail -n 1)
+	[ -z "$mem" ] || mem="Runtime memory, make check's 32 MiB i386-hardened boot (qemu-tests/tiny-guest.sh, two CPUs, kmark's defaults): $mem."
+	python3 - "$top/BENCHMARKS.md" "$out/table.md" "$arch" "$(git -C "$top" rev-parse --short HEAD 2>/dev/null)" "$mem" <<'PY'
+import datetime, sys
+dest, table, arch, rev, mem = sys.argv[1:6]
+B, E = '<!-- make size: begin -->', '<!-- make size: end -->'
+try:
+    old = open(dest).read()
+except OSError:
+    old = '# kmark benchmarks\n'
+sec = [B, f'## What each part adds to a kernel ({arch}, make size)', '',
+       f'Measured by `make size` on {datetime.date.today()} at {rev}: each kernel is '
+       f'tinyconfig + SMP, PRINTK and JUMP_LABEL + the part, built whole; the '
+       f'figures are its vmlinux\'s text, data and bss (`size -B`) less those of '
+       f'the kernel it is added to. kmark counts the ring buffer and tracefs it '
+       f'selects, as ftrace does.', '', open(table).read().rstrip('\n')]
+if mem:
+    sec += ['', mem]
+sec.append(E)
+i, j = old.find(B), old.find(E)
+new = old[:i] + '\n'.join(sec) + old[j + len(E):] if 0 <= i < j else \
+    old.rstrip('\n') + '\n\n' + '\n'.join(sec) + '\n'
+open(dest, 'w').write(new)
+PY
+	info "BENCHMARKS.md: the size section"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmark: the control directory, /sys/kernel/debug/kmark/ and, when the
- * kernel has tracefs, the same files in /sys/kernel/tracing/kmark/. This
+ * kmark: the control directory, /sys/kernel/tracing/kmark/ and, when the
+ * kernel has debugfs, the same files in /sys/kernel/debug/kmark/. This
  * file makes the directories and holds what every instance has besides its
  * events and readers:
  *
@@ -179,11 +179,12 @@ int kmark_open_check(void)
 
 /*
  * kmark's directory exists twice, with the same files and the same code:
- * in debugfs (/sys/kernel/debug/kmark) and, when the kernel has tracefs,
- * in tracefs (/sys/kernel/tracing/kmark). lockdown=integrity makes debugfs
- * refuse every writable file (LOCKDOWN_DEBUGFS) but leaves tracefs alone,
- * as it does for ftrace; lockdown=confidentiality refuses both, at open
- * (kmark_open_check()) and, for tracefs, already at creation.
+ * in tracefs (/sys/kernel/tracing/kmark; kmark selects TRACEFS_FS) and,
+ * when the kernel has debugfs, in debugfs (/sys/kernel/debug/kmark); a
+ * kernel without debugfs has the tracefs copy alone. lockdown=integrity
+ * makes debugfs refuse every writable file (LOCKDOWN_DEBUGFS) but leaves
+ * tracefs alone, as it does for ftrace; lockdown=confidentiality refuses
+ * both, at open (kmark_open_check()) and, for tracefs, already at creation.
  *
  * A file's i_private points at what it serves: an instance (the instance's
  * files: validated against the live instances at open, kmark_inst_get()),

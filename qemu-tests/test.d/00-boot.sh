@@ -3,7 +3,7 @@
 . /tests/lib.sh
 extra=0
 [ "${KMARK_MTTCG:-}" != 1 ] || extra=3
-! lacking debugfs || extra=$((extra + 2))
+! lacking debugfs || extra=$((extra + 3))
 ! lacking modules || extra=$((extra + 1))
 if grep -q kmark_event= /proc/cmdline; then plan $((27 + extra)); else plan $((21 + extra)); fi
 expect_eq "both CPUs online" "$(cat /sys/devices/system/cpu/online)" "0-1"
@@ -25,6 +25,11 @@ if lacking debugfs; then
 		test "$K" = /sys/kernel/tracing/kmark -a -e $K/set_event -a ! -e /sys/kernel/debug/kmark
 	check "and its instances/ takes mkdir (no new/remove files)" \
 		test -d $K/instances -a ! -e $K/instances/new
+	# The tool mounts tracefs where nothing has.
+	umount /sys/kernel/tracing
+	check "the kmark tool mounts tracefs itself and finds kmark there" \
+		sh -c "! grep -q ' /sys/kernel/tracing ' /proc/mounts && kmark list sys_sync > /dev/null &&
+		       grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts"
 fi
 if lacking modules; then
 	# Without modules, MODULE:NAME waits for nothing: an unknown event.

@@ -102,13 +102,13 @@ echo 'hist:keys=call_site.sym' > $A/trigger
 echo 'hist:keys=call_site.sym-offset' >> $A/trigger
 ls -l / /proc > /dev/null
 if lacking kallsyms; then
-	sym='0x[0-9a-f]+' what="the address in hex (no kallsyms)"
+	sym='0x[0-9a-f]+' off= what="the address in hex (no kallsyms)"
 else
-	sym='[a-z_][a-z0-9_.]*' what="a function's name"
+	sym='[a-z_][a-z0-9_.]*' off='\+0x[0-9a-f]+/0x[0-9a-f]+' what="a function's name, and its offset"
 fi
 check ".sym and .sym-offset keys print $what" \
 	sh -c "grep -qE '^\{ call_site: \[[0-9a-f]+\] $sym +\}' $A/hist &&
-	       grep -qE '^\{ call_site: \[[0-9a-f]+\] $sym(\+0x[0-9a-f]+/0x[0-9a-f]+)? +\}' $A/hist"
+	       grep -qE '^\{ call_site: \[[0-9a-f]+\] $sym$off +\}' $A/hist"
 diag "$(grep -m 2 '^{ call_site' $A/hist)"
 echo '!hist:keys=call_site.sym' >> $A/trigger
 echo '!hist:keys=call_site.sym-offset' >> $A/trigger

@@ -73,9 +73,11 @@ static void load_syms(void)
 	if (!kpath || !*kpath)
 		kpath = "/proc/kallsyms";
 	buf = read_file(kpath, NULL);
-	if (!buf)
+	/* a kernel without kallsyms (KALLSYMS=n): no functions, no modules */
+	if (!buf && errno != ENOENT)
 		die("cannot read %s: %s", kpath, strerror(errno));
-	kallsyms_parse(buf, &ksyms);
+	if (buf)
+		kallsyms_parse(buf, &ksyms);
 	free(buf);
 	have_syms = true;
 }

@@ -202,7 +202,10 @@ static char *join(const char *a, const char *b)
 	return p;
 }
 
-/* MNT/kmark if it is a directory (malloc'd), else NULL; frees MNT */
+/*
+ * MNT/kmark (malloc'd) if it is a directory, or if it cannot be looked at
+ * (not root: the caller reports why); NULL if it is not there. Frees MNT.
+ */
 static char *kmark_under(char *mnt)
 {
 	struct stat st;
@@ -212,7 +215,8 @@ static char *kmark_under(char *mnt)
 		return NULL;
 	dir = join(mnt, "kmark");
 	free(mnt);
-	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+	if (stat(dir, &st) ? errno != ENOENT && errno != ENOTDIR :
+			     S_ISDIR(st.st_mode))
 		return dir;
 	free(dir);
 	return NULL;

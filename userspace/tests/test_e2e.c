@@ -257,6 +257,8 @@ static void unlink_in(const char *name)
 
 static void test_enable_disable(void)
 {
+	char path[512];
+
 	check_ll(run("enable", "sys_sync", "kprobes:myopen", NULL), 0,
 		 "e2e: enable markers exits 0");
 	check_str(get("set_event"), "sched:sched_switch\nsys_sync\nkprobes:myopen\n",
@@ -301,6 +303,15 @@ static void test_enable_disable(void)
 		 "e2e: no kprobe_events: reset still exits 0");
 	check_ll(run("enable", "sys_sync", NULL), 0,
 		 "e2e: no kprobe_events: a marker is enabled all the same");
+	/* and no kallsyms either (KALLSYMS=n): MODULE:NAME still goes in */
+	snprintf(path, sizeof(path), "%s/no-such-kallsyms", dir);
+	setenv("KMARK_KALLSYMS", path, 1);
+	check_ll(run("enable", "nosuchmod:nosuch", NULL), 0,
+		 "e2e: no kallsyms: MODULE:NAME is written to set_event (exit 0)");
+	check_str(err, "kmark: module nosuchmod is not loaded; 'nosuchmod:nosuch' waits for it in set_event and takes effect when it loads\n",
+		  "e2e: ... and nothing complains of the missing kallsyms");
+	snprintf(path, sizeof(path), "%s/kallsyms", fixtures);
+	setenv("KMARK_KALLSYMS", path, 1);
 	put("kprobe_events", "");
 
 	check_ll(run("enable", "do_int3", NULL), 4,

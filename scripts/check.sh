@@ -232,7 +232,9 @@ side_checks() {
 }
 
 # Multi-threaded guests (the stress flavour) use both cores: they run last,
-# with only the niced side checks beside them. The others boot while the next kernel builds.
+# with only the niced side checks beside them. The others boot while the
+# next kernels build, one after another in a lane of their own (one
+# single-threaded QEMU at a time): a build never waits for a guest.
 ordered=
 for flavour in $FLAVOURS; do
 	case "$flavour" in *-stress) ;; *) ordered="$ordered $flavour" ;; esac
@@ -248,7 +250,30 @@ done
 # in 270 s (the work left out of x86_64's guest since saves about 4 min;
 # a machine that builds in 160 s ran all three in 18.5 min).
 slow_build=${KMARK_SLOW_BUILD:-240} dropped=
-pending= pending_pid= typechecked=
+typechecked=
+# lane_start FLAVOUR: its check guest (guest_main) in the background, once
+# the lane's guest before it ended. lane_report: wait for the lane's
+# guests, and report each.
+lane_pids=() lane_flavours=() lane_prev=
+lane_start() {
+	local prev=$lane_prev done=$logdir/$1.lane-done
+	rm -f "$done"
+	(
+		[ -z "$prev" ] || while [ ! -e "$prev" ]; do sleep 1; done
+		info "$1: booting the check guest"
+		guest_main "$1"
+		touch "$done"
+	) &
+	lane_pids+=("$!") lane_flavours+=("$1") lane_prev=$done
+}
+lane_report() {
+	local i
+	for i in "${!lane_pids[@]}"; do
+		wait "${lane_pids[$i]}"
+		report "${lane_flavours[$i]}"
+	done
+	lane_pids=() lane_flavours=()
+}
 for flavour in $ordered; do
 	case " $dropped " in *" $flavour "*) continue ;; esac
 	ok=1
@@ -281,11 +306,6 @@ for flavour in $ordered; do
 		typechecked="$typechecked $arch"
 		"$top/scripts/typecheck.sh" "$flavour" > "$logdir/$flavour.typecheck" 2>&1
 	fi
-	if [ -n "$pending" ]; then
-		wait "$pending_pid"
-		report "$pending"
-		pending=
-	fi
 	# The hardened kernel's .config against kernel-hardening-checker's
 	# list (scripts/config/hardening.list): every option there is off.
 	if [ $ok = 1 ] && [ "$flavour" = i386-hardened ]; then
@@ -300,9 +320,10 @@ for flavour in $ordered; do
 	fi
 	host_report
 	[ $ok = 1 ] || continue
-	info "$flavour: booting the check guest"
 	case "$flavour" in
 	*-stress)
+		lane_report
+		info "$flavour: booting the check guest"
 		side_checks
 		info "beside it: ${extras:+the other boots of$extras, }make run typed into, the README's other host commands, make bench QUICK=1"
 		extras_start
@@ -310,17 +331,13 @@ for flavour in $ordered; do
 		report "$flavour"
 		report_extra "$flavour" ;;
 	*)
-		guest_main "$flavour" &
-		pending=$flavour pending_pid=$!
+		lane_start "$flavour"
 		# (i386-lockdep's flight recorder is i386-stress's)
 		[ "$flavour" = i386-lockdep ] || extras="$extras $flavour" ;;
 	esac
 done
 host_report
-if [ -n "$pending" ]; then
-	wait "$pending_pid"
-	report "$pending"
-fi
+lane_report
 side_checks
 # Without a stress flavour, they run now.
 extras_start

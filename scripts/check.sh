@@ -203,7 +203,7 @@ extras_report() {
 # git am, is the code the test kernels were built from, passes checkpatch
 # --strict, and kmark's objects build after each patch (with the x86_64
 # kernel's config).
-clang_pid= patches_pid= side_started=
+clang_pid= patches_pid= size_pid= side_started=
 side_checks() {
 	[ -z "$side_started" ] || return 0
 	side_started=1
@@ -219,6 +219,11 @@ side_checks() {
 			> "$logdir/clang.log" 2>&1 &
 		clang_pid=$!
 	fi
+	# make size's eight configurations (the builds take eight kernels'
+	# time): each keeps what it asks for.
+	info "make size's configurations (scripts/size.sh --configs), in the background"
+	KMARK_TREE_READY=1 nice -n 19 "$top/scripts/size.sh" --configs > "$logdir/size.log" 2>&1 &
+	size_pid=$!
 	[ -n "$clone" ] || return 0
 	info "make patches (in the clone), then its series: git am onto pristine 6.12, checkpatch --strict, a build after each patch, in the background"
 	local each=()
@@ -347,6 +352,7 @@ extras_report
 # The niced side checks, ended last.
 collect "$configs_pid" configs "make configs"
 collect "$clang_pid" clang "x86_64-clang"
+collect "$size_pid" size "make size's configurations"
 if [ -n "$patches_pid" ]; then
 	wait "$patches_pid"
 	readme_report "$logdir/readme-patches.log"

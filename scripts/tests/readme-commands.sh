@@ -63,7 +63,7 @@ group_of() {
 	'make setup' | 'make demo' | 'make run SCRIPT=my.sh' | \
 	'make run ARCH=i386' | "make run KERNEL_ARGS='kmark_event=sched_switch'" | \
 	"make run QEMU_ARGS='-icount shift=0,sleep=off'" | 'make check' | \
-	'make bench') echo late ;;
+	'make bench' | 'make size') echo late ;;
 	'make clean') echo clean ;;
 	*) echo none ;;
 	esac
@@ -291,6 +291,8 @@ run_one() {	# run_one WHERE COMMAND
 		skip "$cmd" "this is make check (a fresh clone's run is timed in the README)" ;;
 	'make bench')
 		skip "$cmd" "two more kernels and five rounds of each figure; make bench QUICK=1 runs its steps" ;;
+	'make size')
+		skip "$cmd" "eight tinyconfig kernels; make check makes and checks their configurations (scripts/size.sh --configs)" ;;
 	*)	res 1 "$1: '$cmd': no check for this command in scripts/tests/readme-commands.sh (run it there as typed, or say why not)" ;;
 	esac
 }

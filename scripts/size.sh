@@ -171,7 +171,9 @@ sec = [B, f'## What each part adds to a kernel ({arch}, make size)', '',
        f'tinyconfig + SMP, PRINTK and JUMP_LABEL + the part, built whole; the '
        f'figures are its vmlinux\'s text, data and bss (`size -B`) less those of '
        f'the kernel it is added to. kmark counts the ring buffer and tracefs it '
-       f'selects, as ftrace does.', '', open(table).read().rstrip('\n')]
+       f'selects, as ftrace does. Both kprobes rows hold the kallsyms table '
+       f'(KPROBES selects KALLSYMS): most of their data.', '',
+       open(table).read().rstrip('\n')]
 if mem:
     sec += ['', mem]
 sec.append(E)

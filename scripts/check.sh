@@ -44,6 +44,9 @@ export KMARK_T0=$start
 
 logdir=$BUILD/check
 mkdir -p "$logdir"
+# Where the CPU time goes (lib.sh's cpu_note), shown at the end.
+KMARK_CPU_LOG=$logdir/cpu
+: > "$KMARK_CPU_LOG"
 tally_init "$logdir/skips"
 # The configuration matrix (make configs) builds kmark's objects in six
 # more configurations, niced: in the cycles the host tests and the
@@ -90,17 +93,18 @@ if [ "${CHECK_CONFIGS:-1}" = 1 ] && [ -n "$clone" ]; then
 	info "configuration matrix (make configs, in the clone), in the background"
 	JOBS=2 KMARK_MATRIX="${KMARK_MATRIX:-off}" \
 		KMARK_MATRIX_I386="${KMARK_MATRIX_I386:-up}" \
-		nice -n 19 "$readme" --in "$clone" configs \
+		cpu_note configs nice -n 19 "$readme" --in "$clone" configs \
 		> "$logdir/configs.log" 2>&1 &
 	configs_pid=$!
 fi
 # The host tests (one core) run beside the first kernel build.
 info "userspace and scripts host tests, in the background"
-(
+host_tests() {
 	[ ! -f "$top/userspace/Makefile" ] ||
 		make -s -C "$top/userspace" check > "$logdir/userspace.log" 2>&1
 	"$top/scripts/tests/run.sh" > "$logdir/scripts.log" 2>&1
-) &
+}
+cpu_note host-tests host_tests &
 host_pid=$!
 host_report() {
 	[ -n "$host_pid" ] || return 0
@@ -112,6 +116,21 @@ host_report() {
 	fi
 	grep -E '^not ok|passed, [0-9]+ failed' "$logdir/scripts.log" | sed 's/^/[scripts] /' || true
 	count "$logdir/scripts.log" "scripts tests"
+}
+
+# cpu_report: where the CPU time went (KMARK_CPU_LOG), the most first,
+# and the whole run's: user + system of everything make check waited for.
+cpu_report() {
+	local st hz all wall
+	read -r -a st < "/proc/$BASHPID/stat"
+	hz=$(getconf CLK_TCK)
+	all=$(( (st[13] + st[14] + st[15] + st[16]) / hz ))
+	wall=$(( $(date +%s) - start ))
+	info "CPU time (user + system), most first: PART CPU-seconds (wall seconds)"
+	sort -k2,2nr "$KMARK_CPU_LOG" | while read -r part cpu w; do
+		info "  $part $cpu s ($w s)"
+	done
+	info "all of make check: $all s of CPU in $wall s, $(awk -v a="$all" -v w="$wall" 'BEGIN { printf "%.2f", a / (w ? w : 1) }') cores busy on average"
 }
 
 # report FLAVOUR: its check boot's results (guest_main).
@@ -165,17 +184,17 @@ extras_start() {
 	export KMARK_BUILD_LOCK=$logdir/tail.lock
 	(
 		for f in $extras; do
-			guest_extra "$f"
+			cpu_note "$f-extra-boots" guest_extra "$f"
 		done
 		case " $FLAVOURS " in
 		*" x86_64 "*)
-			[ -z "$clone" ] || "$readme" --in "$clone" run > "$logdir/interactive.log" 2>&1 ;;
+			[ -z "$clone" ] || cpu_note make-run "$readme" --in "$clone" run > "$logdir/interactive.log" 2>&1 ;;
 		esac
-		[ -z "$clone" ] || "$readme" --in "$clone" late > "$logdir/readme-late.log" 2>&1
+		[ -z "$clone" ] || cpu_note readme-late "$readme" --in "$clone" late > "$logdir/readme-late.log" 2>&1
 		if [ "${CHECK_BENCH:-1}" = 1 ] && [ -n "$clone" ]; then
 			info "make bench QUICK=1 (PROFILE=0 BENCH_MODES=icount: no single-stepped profile, no wall-clock boot), in the clone"
 			PROFILE=${PROFILE:-0} BENCH_MODES=${BENCH_MODES:-icount} \
-				"$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
+				cpu_note bench "$readme" --in "$clone" bench > "$logdir/bench.log" 2>&1
 		fi
 	) &
 	extras_pid=$!
@@ -215,22 +234,22 @@ side_checks() {
 		local idle=(nice -n 19)
 		! chrt --idle 0 true 2>/dev/null || idle=(chrt --idle 0 nice -n 19)
 		info "clang: kmark's objects and the type check (LLVM=1), in the background"
-		KMARK_TREE_READY=1 "${idle[@]}" "$top/scripts/clang-check.sh" \
+		KMARK_TREE_READY=1 cpu_note clang "${idle[@]}" "$top/scripts/clang-check.sh" \
 			> "$logdir/clang.log" 2>&1 &
 		clang_pid=$!
 	fi
 	# make size's eight configurations (the builds take eight kernels'
 	# time): each keeps what it asks for.
 	info "make size's configurations (scripts/size.sh --configs), in the background"
-	KMARK_TREE_READY=1 nice -n 19 "$top/scripts/size.sh" --configs > "$logdir/size.log" 2>&1 &
+	KMARK_TREE_READY=1 cpu_note size-configs nice -n 19 "$top/scripts/size.sh" --configs > "$logdir/size.log" 2>&1 &
 	size_pid=$!
 	[ -n "$clone" ] || return 0
 	info "make patches (in the clone), then its series: git am onto pristine 6.12, checkpatch --strict, a build after each patch, in the background"
 	local each=()
 	[ ! -f "$BUILD/x86_64/.config" ] || each=(--build-each "$BUILD/x86_64/.config")
 	(
-		nice -n 19 "$readme" --in "$clone" patches > "$logdir/readme-patches.log" 2>&1
-		JOBS=2 nice -n 19 python3 "$clone/scripts/mkpatches.py" --check --no-write \
+		cpu_note make-patches nice -n 19 "$readme" --in "$clone" patches > "$logdir/readme-patches.log" 2>&1
+		JOBS=2 cpu_note patches-check nice -n 19 python3 "$clone/scripts/mkpatches.py" --check --no-write \
 			"${each[@]}" "$clone/build/patches" > "$logdir/patches.log" 2>&1
 	) &
 	patches_pid=$!
@@ -266,7 +285,7 @@ lane_start() {
 	(
 		[ -z "$prev" ] || while [ ! -e "$prev" ]; do sleep 1; done
 		info "$1: booting the check guest"
-		guest_main "$1"
+		cpu_note "$1-guest" guest_main "$1"
 		touch "$done"
 	) &
 	lane_pids+=("$!") lane_flavours+=("$1") lane_prev=$done
@@ -284,8 +303,8 @@ for flavour in $ordered; do
 	ok=1
 	rm -f "$logdir/$flavour.typecheck"
 	t_build=$(date +%s)
-	if ! "$top/scripts/build-kernel.sh" "$flavour" ||
-	   ! "$top/scripts/mkinitramfs.sh" "$flavour"; then
+	if ! cpu_note "$flavour-build" "$top/scripts/build-kernel.sh" "$flavour" ||
+	   ! cpu_note "$flavour-initramfs" "$top/scripts/mkinitramfs.sh" "$flavour"; then
 		echo "[$flavour] not ok build"
 		fail_named "[$flavour] not ok build (its log: $BUILD/$flavour/build.log)"
 		add 0 1
@@ -309,7 +328,7 @@ for flavour in $ordered; do
 	if [ $ok = 1 ] && [[ " $typechecked " != *" $arch "* ]]; then
 		# kmark()'s type check: mismatches are build errors (once per arch).
 		typechecked="$typechecked $arch"
-		"$top/scripts/typecheck.sh" "$flavour" > "$logdir/$flavour.typecheck" 2>&1
+		cpu_note "$flavour-typecheck" "$top/scripts/typecheck.sh" "$flavour" > "$logdir/$flavour.typecheck" 2>&1
 	fi
 	# The hardened kernel's .config against kernel-hardening-checker's
 	# list (scripts/config/hardening.list): every option there is off.
@@ -332,7 +351,8 @@ for flavour in $ordered; do
 		side_checks
 		info "beside it: ${extras:+the other boots of$extras, }make run typed into, the README's other host commands, make bench QUICK=1"
 		extras_start
-		guest "$flavour"
+		cpu_note "$flavour-guest" guest_main "$flavour"
+		cpu_note "$flavour-extra-boots" guest_extra "$flavour"
 		report "$flavour"
 		report_extra "$flavour" ;;
 	*)
@@ -366,6 +386,7 @@ if [ -n "$clone" ]; then
 fi
 rm -rf "$readme_tmp"
 info "done in $(( $(date +%s) - start )) s"
+cpu_report
 tally_close
 }
 main "$@"

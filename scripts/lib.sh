@@ -25,6 +25,32 @@ info() {
 		printf '  %-8s %s\n' "${INFO_TAG:-KMARK}" "$*" >&2
 	fi
 }
+# cpu_note NAME CMD...: run CMD (a command or a function; its status is
+# returned) and, with KMARK_CPU_LOG set (make check), add one line to that
+# file: NAME, the CPU seconds (user + system) CMD and all it waited for
+# used, and its wall seconds. make check's time on a slower machine is its
+# CPU work over the cores: this is where that work goes.
+cpu_note() {
+	local name=$1
+	shift
+	if [ -z "${KMARK_CPU_LOG:-}" ]; then
+		"$@"
+		return
+	fi
+	(
+		t0=$(date +%s)
+		"$@"
+		rc=$?
+		# (stat's fields 14-17: this shell's and its waited-for
+		# children's user and system time, in clock ticks)
+		read -r -a st < "/proc/$BASHPID/stat"
+		hz=$(getconf CLK_TCK)
+		printf '%s %s %s\n' "$name" \
+			"$(( (st[13] + st[14] + st[15] + st[16]) / hz ))" \
+			"$(( $(date +%s) - t0 ))" >> "$KMARK_CPU_LOG"
+		exit $rc
+	)
+}
 die() { printf 'kmark: error: %s\n' "$*" >&2; exit 1; }
 
 # build_lock "$@" (first thing in setup.sh, build-kernel.sh, mkinitramfs.sh):

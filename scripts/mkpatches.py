@@ -48,6 +48,10 @@ PATCHES = os.path.join(TOP, 'scripts', 'patches')
 # Set by main(): beside the tree of --src (build/mkpatches-cache).
 CACHE = None
 
+# Overlay files that are kmark's own and no part of the series: the manual
+# of kmark's tests (make check, QEMU), which a kernel tree has no use for.
+NOT_IN_SERIES = ['Documentation/dev-tools/kmark-testing.rst']
+
 # The split, in the order a reviewer reads it. 'files' are overlay files,
 # 'patches' entries of scripts/patches/series, 'kconfig' the options of
 # kernel/trace/Kconfig and 'make' the words that mark its Makefile lines.
@@ -438,7 +442,7 @@ def build(outdir, work):
         for root, _, files in os.walk(os.path.join(TOP, d)):
             overlay += [os.path.relpath(os.path.join(root, f), TOP)
                         for f in files if not f.endswith('~')]
-    listed = [f for part in PARTS for f in part['files']]
+    listed = [f for part in PARTS for f in part['files']] + NOT_IN_SERIES
     missing = sorted(set(overlay) - set(listed))
     if missing:
         sys.exit(f'mkpatches: {", ".join(missing)} in no part of the split')

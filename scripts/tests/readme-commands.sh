@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # readme-commands.sh: the host commands README.md documents (its code
-# blocks and its table of commands: scripts/tests/readme_commands.py),
-# each typed as the README types it in a clean clone of this checkout, and
-# what each promises checked. A command the README gains without a check
-# here fails, named.
+# blocks and its table of commands) and Documentation/trace/kmark.rst (its
+# literal blocks after '.. host commands'), found by
+# scripts/tests/readme_commands.py, each typed as the document types it in
+# a clean clone of this checkout, and what each promises checked. A command
+# the documents gain without a check here fails, named.
 #
 #   readme-commands.sh [GROUP...]           clone, run the groups (all of
 #                                           them), remove the clone
@@ -69,8 +70,11 @@ group_of() {
 	esac
 }
 
-# The README's commands: "WHERE<TAB>COMMAND" lines.
-commands() { (cd "$top" && python3 scripts/tests/readme_commands.py README.md); }
+# The documents' commands: "WHERE<TAB>COMMAND" lines.
+commands() {
+	(cd "$top" && python3 scripts/tests/readme_commands.py README.md \
+		Documentation/trace/kmark.rst)
+}
 
 # typed NAME COMMAND: run COMMAND in the clone as a user types it into a
 # shell there (no make or kmark variable of ours in its environment);
@@ -288,7 +292,7 @@ run_one() {	# run_one WHERE COMMAND
 	"make run QEMU_ARGS='-icount shift=0,sleep=off'")
 		skip "$cmd" "a shell as make run's; QEMU_ARGS reaches QEMU as in make bench QUICK=1's -icount boots" ;;
 	'make check')
-		skip "$cmd" "this is make check (a fresh clone's run is timed in the README)" ;;
+		skip "$cmd" "this is make check (a fresh clone's run is timed in Documentation/dev-tools/kmark-testing.rst)" ;;
 	'make bench')
 		skip "$cmd" "two more kernels and five rounds of each figure; make bench QUICK=1 runs its steps" ;;
 	'make size')
@@ -331,7 +335,7 @@ make_clone() {
 run_groups() {
 	local g where cmd list
 	if ! list=$(commands); then
-		res 1 "the README's host commands (scripts/tests/readme_commands.py README.md)"
+		res 1 "the documents' host commands (scripts/tests/readme_commands.py README.md Documentation/trace/kmark.rst)"
 		return
 	fi
 	work=$(mktemp -d)

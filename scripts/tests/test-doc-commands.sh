@@ -4,7 +4,9 @@
 # doc() check run on the host: a 'cat trace_pipe' that printed an error
 # (no such file) fails, as does one that printed no trace line; one that
 # printed trace lines passes, also when the timeout that stopped it made
-# the guest's shell say "Terminated" (a stand-in cat says it here).
+# the guest's shell say "Terminated" (a stand-in cat says it here). And
+# the host commands scripts/tests/readme-commands.sh runs
+# (scripts/tests/readme_commands.py) include kmark.rst's.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -38,3 +40,23 @@ expect "cat trace_pipe printed trace lines, then the shell's 'Terminated': ok" \
 	"$(run "$t/lines" "$t/bin")" ok
 expect "cat trace_pipe printed an error and 'Terminated': not ok" \
 	"$(run "$t/none" "$t/bin")" "not ok"
+# The host commands (scripts/tests/readme_commands.py): kmark.rst's literal
+# block after '.. host commands' is read, its lines as typed, and only it
+# (no guest session, code or output of kmark.rst); a marker with no block
+# after it is an error, not nothing.
+rc=$top/scripts/tests/readme_commands.py
+got=$(python3 "$rc" "$top/Documentation/trace/kmark.rst" | cut -f2)
+want=$(sed -n '/^\.\. host commands$/,/^[^ ].*[^:]$/p' "$top/Documentation/trace/kmark.rst" |
+	sed -n 's/^  \([^ ].*\)$/\1/p')
+expect "kmark.rst's host commands are its '.. host commands' blocks' lines ($(echo "$got" | wc -l))" \
+	"$got" "$want"
+printf 'Text.\n\n.. host commands\n\nMore text.\n' > "$t/bad.rst"
+expect "a '.. host commands' with no literal block after it: an error" \
+	"$(python3 "$rc" "$t/bad.rst" > /dev/null 2>&1; echo $?)" 1
+printf 'Text::\n\n  # echo guest\n\n.. host commands\n\n::\n\n  make one  # why\n  make two\n\nText::\n\n  make not-this\n' > "$t/good.rst"
+expect "a '.. host commands' block: its lines, comments dropped, nothing else" \
+	"$(python3 "$rc" "$t/good.rst" | cut -f2 | tr '\n' ,)" "make one,make two,"
+both=$(python3 "$rc" "$top/README.md" "$top/Documentation/trace/kmark.rst" | cut -f2 | sort)
+readme=$(python3 "$rc" "$top/README.md" | cut -f2 | sort)
+expect "README.md and kmark.rst together: each command once, the README's all there" \
+	"$(comm -23 <(echo "$readme") <(echo "$both")):$(echo "$both" | uniq -d)" ":"

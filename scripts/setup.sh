@@ -23,7 +23,11 @@ pkgs=(linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       # kmark's files built with clang too (scripts/clang-check.sh)
       clang lld llvm
       # single-steps one event through QEMU's gdbstub (scripts/profile.sh)
-      gdb)
+      gdb
+      # builds kmark's documents with the kernel's Sphinx setup
+      # (scripts/docs-check.sh; the kernel's conf.py wants nothing more:
+      # its default theme, alabaster, comes with it)
+      python3-sphinx)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -14,6 +14,7 @@
  *   tracing_cpumask    the CPUs whose events are recorded (hex mask)
  *   current_tracer, available_tracers  "nop": events only, as ftrace's nop
  *   options/           event-fork, overwrite, stacktrace: 1/0
+ *   trace_options      the same as ftrace's file: NAME or noNAME
  *   trace_marker       a write records its text (ftrace:print)
  *   error_log          the last errors, ftrace's format; "> error_log" clears
  *   saved_comms        "id name": the task names records hold by id
@@ -1079,20 +1080,15 @@ static ssize_t kmark_opt_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
 }
 
-static ssize_t kmark_opt_write(struct file *file, const char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
+/*
+ * Set option @opt of @inst to @val (0 or 1): options/NAME and trace_options
+ * alike. Takes kmark_mutex. 0 or -errno.
+ */
+static int kmark_opt_set(struct kmark_instance *inst, int opt,
+			 unsigned long val)
 {
-	struct kmark_instance *inst = file->private_data;
-	int opt = kmark_file_cpu(file_inode(file));
-	unsigned long val;
-	int ret;
+	int ret = 0;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
-	if (ret || val > 1) {
-		kmark_log_err(inst, kmark_opt_names[opt], 0,
-			      "An option takes 1 (on) or 0 (off)");
-		return -EINVAL;
-	}
 	mutex_lock(&kmark_mutex);
 	switch (opt) {
 	case KMARK_OPT_EVENT_FORK:
@@ -1113,16 +1109,112 @@ static ssize_t kmark_opt_write(struct file *file, const char __user *ubuf,
 	if (!ret && opt == KMARK_OPT_STACKTRACE)
 		kmark_options_apply(inst);
 	mutex_unlock(&kmark_mutex);
+	return ret;
+}
+
+/*
+ * A write of 1 or 0. What a read gave is taken back as it was: event-fork's
+ * "# N children not followed" line (trace-cmd writes the file's old
+ * content back when it ends) is a comment, and comments are passed over.
+ */
+static ssize_t kmark_opt_write(struct file *file, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	int opt = kmark_file_cpu(file_inode(file));
+	char buf[64], *nl;
+	unsigned long val;
+	int ret;
+
+	if (cnt >= sizeof(buf))
+		goto bad;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl && (!nl[1] || nl[1] == '#'))
+		*nl = '\0';
+	if (kstrtoul(strim(buf), 10, &val) || val > 1)
+		goto bad;
+	ret = kmark_opt_set(inst, opt, val);
 	if (ret)
 		return ret;
 	*ppos += cnt;
 	return cnt;
+bad:
+	kmark_log_err(inst, kmark_opt_names[opt], 0,
+		      "An option takes 1 (on) or 0 (off)");
+	return -EINVAL;
 }
 
 static const struct file_operations kmark_opt_fops = {
 	.open = kmark_inst_open,
 	.read = kmark_opt_read,
 	.write = kmark_opt_write,
+	.llseek = default_llseek,
+	.release = kmark_inst_release,
+};
+
+/*
+ * trace_options: ftrace's one-file view of options/, as trace-cmd reads and
+ * writes it (-T, -O, -c). A read gives a line per option, NAME when on and
+ * noNAME when off; no name is part of another, so that a search for one
+ * finds its own line (trace-cmd's reset of "-O noNAME" relies on that). A
+ * write sets one option: NAME or noNAME.
+ */
+static ssize_t kmark_trace_options_read(struct file *file, char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	char buf[KMARK_NR_OPTS * 24];
+	int i, len = 0;
+
+	for (i = 0; i < KMARK_NR_OPTS; i++)
+		len += scnprintf(buf + len, sizeof(buf) - len, "%s%s\n",
+				 test_bit(i, &inst->options) ? "" : "no",
+				 kmark_opt_names[i]);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t kmark_trace_options_write(struct file *file,
+					 const char __user *ubuf,
+					 size_t cnt, loff_t *ppos)
+{
+	struct kmark_instance *inst = file->private_data;
+	char buf[64], *text, *name;
+	unsigned long val = 1;
+	int opt, ret;
+
+	if (cnt >= sizeof(buf)) {
+		kmark_log_err(inst, "", 0, "Option name too long");
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	text = strim(buf);
+	name = text;
+	if (str_has_prefix(name, "no")) {
+		name += 2;
+		val = 0;
+	}
+	opt = match_string(kmark_opt_names, KMARK_NR_OPTS, name);
+	if (opt < 0) {
+		kmark_log_err(inst, text, name - text,
+			      "Unknown option: kmark has event-fork, overwrite and stacktrace (each may take no in front)");
+		return -EINVAL;
+	}
+	ret = kmark_opt_set(inst, opt, val);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_trace_options_fops = {
+	.open = kmark_inst_open,
+	.read = kmark_trace_options_read,
+	.write = kmark_trace_options_write,
 	.llseek = default_llseek,
 	.release = kmark_inst_release,
 };
@@ -1352,6 +1444,7 @@ static const char kmark_readme[] =
 	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
 	"\t\t\t  Remove sub-buffer with rmdir\n"
 	"  options/\t\t- event-fork, overwrite, stacktrace: write 1 or 0\n"
+	"  trace_options\t\t- the same: NAME to set one, noNAME to clear it\n"
 	"  saved_cmdlines\t- pid and comm of tasks seen in the buffer\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
 #ifdef CONFIG_KMARK_KPROBES
@@ -1476,6 +1569,7 @@ static const struct kmark_top_file kmark_inst_files[] = {
 	{ "tracing_cpumask", 0600, &kmark_cpumask_fops },
 	{ "current_tracer", 0600, &kmark_tracer_fops },
 	{ "available_tracers", 0400, &kmark_tracer_fops },
+	{ "trace_options", 0600, &kmark_trace_options_fops },
 };
 
 /* The top directory's own. */

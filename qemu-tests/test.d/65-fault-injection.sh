@@ -2,7 +2,7 @@
 # needs: fault-injection
 # description: every kind of control-file write and open with its 1st, 2nd, ... allocation failing (fail-nth): each failure changes nothing and returns an error; then it succeeds as a plain run does
 . /tests/lib.sh
-plan 28
+plan 29
 reset_kmark
 echo > $K/kprobe_events
 fault_setup
@@ -36,6 +36,8 @@ sweep "a kprobe event's filter" $off -s 't:kprobe_events:p:fa vfs_read fd=$arg1:
 sweep "set_event_pid '>' replaces" -s 't:set_event_pid:1 2' trunc $K/set_event_pid '3 4 5'
 sweep "options/event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/event-fork:0' \
 	trunc $K/options/event-fork 1
+sweep "trace_options event-fork with a pid list" -s 't:set_event_pid:1' -s 't:options/event-fork:0' \
+	trunc $K/trace_options event-fork
 sweep "buffer_size_kb resizes" -s t:buffer_size_kb:64 trunc $K/buffer_size_kb 80
 sweep "buffer_subbuf_size_kb changes the sub-buffers" -s t:buffer_subbuf_size_kb:4 \
 	trunc $K/buffer_subbuf_size_kb 8

@@ -25,8 +25,12 @@ ftrace's layout. So the documents cannot drift from the product.
 import re
 import sys
 
-TRACE_LINE = (r'^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\][[:space:]]'
-              r'[^[:space:]]{5}[[:space:]]+[0-9]+\.[0-9]{6}: [^[:space:]]+: ')
+# ftrace's trace line: TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: ..., or a
+# stack's "<stack trace>" after the timestamp; trace-cmd report's has no
+# FLAGS (without -l).
+TRACE_LINE = (r'^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\][[:space:]]+'
+              r'([^[:space:]]{5}[[:space:]]+)?[0-9]+\.[0-9]{6}: '
+              r'([^[:space:]]+: |<stack trace>$)')
 
 
 def readme_commands(path):

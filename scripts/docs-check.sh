@@ -39,15 +39,7 @@ docs=(Documentation/trace/kmark.rst Documentation/dev-tools/kmark-testing.rst)
 
 # Known mismatches in the sources, to be fixed there ("FILE: MESSAGE",
 # without the line number): each is shown, not failed on, while it lasts.
-known=(
-	# The kernel-doc comment of __kmark_record_marker() and of
-	# kmark_record_stack() are each followed by another comment or a
-	# declaration before their function.
-	"kernel/trace/kmark_record.c: cannot understand function prototype: ''"
-	"kernel/trace/kmark_record.c: Function parameter or struct member 'char' not described in 'DEFINE_PER_CPU'"
-	"kernel/trace/kmark_record.c: Function parameter or struct member 'kmark_stack_sym' not described in 'DEFINE_PER_CPU'"
-	"kernel/trace/kmark_record.c: expecting prototype for kmark_record_stack(). Prototype was for DEFINE_PER_CPU() instead"
-)
+known=()
 
 passed=0 failed=0
 res() {

@@ -238,9 +238,13 @@ void kmark_print_fields(struct seq_buf *s, const struct kmark_layout *l,
  */
 static const char *kmark_line_name(const struct kmark_marker *m)
 {
-	if (m->system && !strcmp(m->system, "ftrace") &&
-	    !strcmp(m->name, "print"))
-		return "tracing_mark_write";
+	if (m->system && !strcmp(m->system, "ftrace")) {
+		if (!strcmp(m->name, "print"))
+			return "tracing_mark_write";
+		/* "<stack trace>" follows the context alone, as ftrace's */
+		if (!strcmp(m->name, "kernel_stack"))
+			return NULL;
+	}
 	return m->name;
 }
 
@@ -259,6 +263,7 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 		       const struct kmark_ghosts *prev)
 {
 	const struct kmark_marker *m;
+	const char *name;
 	char comm[TASK_COMM_LEN], ctx[6];
 	char esc[KMARK_ESC_LEN(TASK_COMM_LEN)];
 	u64 usecs;
@@ -279,11 +284,12 @@ void kmark_print_event(struct seq_buf *s, int cpu, u64 ts,
 
 	rcu_read_lock();
 	m = prev ? kmark_ghost_by_id(prev, e->type) : kmark_marker_by_id(e->type);
+	name = m ? kmark_line_name(m) : "?";
 	/* One printf for the whole context: the reader's main cost. */
-	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s: ",
+	seq_buf_printf(s, "%16s-%-7d [%03d] %s %5lu.%06u: %s%s",
 		       kmark_escape_name(esc, comm, sizeof(comm)), e->pid,
 		       cpu, ctx, (unsigned long)usecs, rem,
-		       m ? kmark_line_name(m) : "?");
+		       name ?: "", name ? ": " : "");
 	if (m && m->print)
 		m->print(s, m, e, len);
 	else if (m)

@@ -1004,17 +1004,6 @@ void notrace kmark_commit(struct kmark_instance *inst, struct kmark_rec *rec)
 }
 NOKPROBE_SYMBOL(kmark_commit);
 
-/**
- * kmark_record_probe - kmark's recorder, attached by an event file
- * @data:	the event file (struct kmark_event_file): the event in the
- *		instance it records into
- * @m:		the marker that fired
- * @args:	the site's argument block: a record without its header
- *
- * The fixed part is one copy of @args; each string then gets its
- * __data_loc word and its text after the fixed part. A soft-disabled event
- * (attached for triggers) records nothing.
- */
 /* One marker hit into @file's instance; whether it was recorded. */
 static __always_inline bool __kmark_record_marker(struct kmark_event_file *file,
 						  struct kmark_marker *m,
@@ -1247,31 +1236,41 @@ void kmark_snapshot_free(struct kmark_instance *inst)
 
 /* --- the kernel stack event ---------------------------------------------------- */
 
-#define KMARK_STACK_DEPTH	16
-
-/* A kernel_stack record: ftrace's stack_entry, with a fixed depth. */
+/*
+ * A kernel_stack record: ftrace's stack_entry (ftrace:kernel_stack), as
+ * long as the frames it holds: @size of them. Readers (trace-cmd's
+ * function plugin, KernelShark) take the frames up to the record's end.
+ */
 struct kmark_stack_rec {
 	struct kmark_entry hdr;
 	int size;
-	unsigned long caller[KMARK_STACK_DEPTH];
+	unsigned long caller[];
 };
+
+/* The frames ftrace's format names (FTRACE_STACK_ENTRIES): a record may hold more. */
+#define KMARK_STACK_FORMAT_DEPTH	8
 
 static struct kmark_marker *kmark_stack_marker;
 
-/* <stack trace> and one " => symbol" line per frame, as ftrace's. */
+/*
+ * <stack trace> and one " => symbol" line per frame, as ftrace's
+ * (trace_stack_print(); the line has no event name, kmark_line_name()).
+ */
 static void kmark_stack_print(struct seq_buf *s, const struct kmark_marker *m,
 			      const void *rec, unsigned int len)
 {
 	const struct kmark_stack_rec *r = rec;
-	int i;
+	unsigned int i, n;
 
 	seq_buf_puts(s, "<stack trace>");
-	if (len < sizeof(*r))
+	if (len < sizeof(*r) || r->size < 0)
 		return;
-	for (i = 0; i < r->size && i < KMARK_STACK_DEPTH; i++)
-		seq_buf_printf(s, "\n => %pS", (void *)r->caller[i]);
+	n = min_t(unsigned int, r->size, (len - sizeof(*r)) / sizeof(r->caller[0]));
+	for (i = 0; i < n; i++)
+		seq_buf_printf(s, "\n => %ps", (void *)r->caller[i]);
 }
 
+/* ftrace's format of its kernel_stack, field for field (trace_entries.h). */
 static void kmark_stack_print_format(struct seq_buf *s,
 				     const struct kmark_marker *m)
 {
@@ -1280,26 +1279,18 @@ static void kmark_stack_print_format(struct seq_buf *s,
 	seq_buf_printf(s, "\tfield:int size;\toffset:%zu;\tsize:%zu;\tsigned:1;\n",
 		       offsetof(struct kmark_stack_rec, size), sizeof(int));
 	seq_buf_printf(s, "\tfield:unsigned long caller[%d];\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-		       KMARK_STACK_DEPTH, offsetof(struct kmark_stack_rec, caller),
-		       sizeof(((struct kmark_stack_rec *)0)->caller));
+		       KMARK_STACK_FORMAT_DEPTH,
+		       offsetof(struct kmark_stack_rec, caller),
+		       KMARK_STACK_FORMAT_DEPTH * sizeof(unsigned long));
 	seq_buf_puts(s, "\nprint fmt: \"");
-	for (i = 0; i < KMARK_STACK_DEPTH; i++)
+	for (i = 0; i < KMARK_STACK_FORMAT_DEPTH; i++)
 		seq_buf_puts(s, "\\t=> %ps\\n");
 	seq_buf_putc(s, '"');
-	for (i = 0; i < KMARK_STACK_DEPTH; i++)
+	for (i = 0; i < KMARK_STACK_FORMAT_DEPTH; i++)
 		seq_buf_printf(s, ", (void *)REC->caller[%d]", i);
 	seq_buf_putc(s, '\n');
 }
 
-/**
- * kmark_record_stack - a kernel_stack event into an instance's buffer
- * @inst:	the instance
- * @skip:	unused: kmark's own frames are found by name (kmark_own_frame())
- *
- * Where the event just recorded (options/stacktrace) or a stacktrace
- * trigger fired: up to KMARK_STACK_DEPTH return addresses, rendered as
- * ftrace renders its <stack trace>.
- */
 /* A symbol name per CPU and context level (task, softirq, irq, NMI). */
 static DEFINE_PER_CPU(char [4][KSYM_NAME_LEN], kmark_stack_sym);
 
@@ -1398,7 +1389,10 @@ unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 
 	n = regs ? stack_trace_save_regs(regs, all, KMARK_STACK_SCAN, 0) :
 		   stack_trace_save(all, KMARK_STACK_SCAN, 0);
-	/* kmark's own frames left out wherever the unwinder put them */
+	/*
+	 * kmark's own frames left out wherever the unwinder put them
+	 * (@entries may be @all itself: kept never passes i)
+	 */
 	for (i = 0; i < n && kept < max; i++)
 		if (!kmark_own_frame(all[i]))
 			entries[kept++] = all[i];
@@ -1406,26 +1400,44 @@ unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 }
 NOKPROBE_SYMBOL(kmark_stack_save);
 
+/**
+ * kmark_record_stack - a kernel_stack event into an instance's buffer
+ * @inst:	the instance
+ * @skip:	unused: kmark's own frames are found by name (kmark_own_frame())
+ *
+ * Where the event just recorded (options/stacktrace) or a stacktrace
+ * trigger fired: up to KMARK_STACK_SCAN return addresses, kmark's own
+ * frames left out, in a record as long as they are (ftrace's), rendered as
+ * ftrace renders its <stack trace>.
+ */
 void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
 {
+	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
 	struct kmark_marker *m = READ_ONCE(kmark_stack_marker);
 	struct kmark_stack_rec *r;
 	struct kmark_rec rec;
+	unsigned int n;
 
 	if (!m)
 		return;
-	r = (void *)kmark_reserve(inst, m->id, sizeof(*r), false, &rec);
+	/* the frames first, in place: the record is as long as they are */
+	n = kmark_stack_save(all, KMARK_STACK_SCAN);
+	r = (void *)kmark_reserve(inst, m->id, struct_size(r, caller, n),
+				  false, &rec);
 	if (!r)
 		return;
 	kmark_set_comm_id(&r->hdr);
-	r->size = kmark_stack_save(r->caller, KMARK_STACK_DEPTH);
-	memset(r->caller + r->size, 0,
-	       (KMARK_STACK_DEPTH - r->size) * sizeof(r->caller[0]));
+	r->size = n;
+	memcpy(r->caller, all, n * sizeof(r->caller[0]));
 	kmark_commit(inst, &rec);
 }
 NOKPROBE_SYMBOL(kmark_record_stack);
 
-/* The kernel_stack event, at boot: kmark:kernel_stack in every instance. */
+/*
+ * The kernel_stack event, at boot: ftrace:kernel_stack in every instance,
+ * where trace-cmd (-T, -O stacktrace), its function plugin and KernelShark
+ * look for ftrace's stacks.
+ */
 static int __init kmark_stack_init(void)
 {
 	struct kmark_marker *m;
@@ -1437,7 +1449,7 @@ static int __init kmark_stack_init(void)
 	if (!m)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&m->files);
-	m->system = "kmark";
+	m->system = "ftrace";
 	m->name = "kernel_stack";
 	m->format = "size=%d";
 	m->always_on = true;

@@ -124,18 +124,18 @@ echo stacktrace > $S/trigger
 kmark-testprog sync 1
 if lacking kallsyms; then
 	check "the stacktrace trigger records a <stack trace>, as addresses (no kallsyms)" \
-		sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -qE '^ => 0x[0-9a-f]+\$' $K/trace"
+		sh -c "grep -q ': <stack trace>$' $K/trace && grep -qE '^ => 0x[0-9a-f]+\$' $K/trace"
 else
 	check "the stacktrace trigger records a <stack trace> through ksys_sync" \
-		sh -c "grep -q 'kernel_stack: <stack trace>' $K/trace && grep -q '^ => ksys_sync' $K/trace"
+		sh -c "grep -q ': <stack trace>$' $K/trace && grep -q '^ => ksys_sync' $K/trace"
 fi
 # The first frame of each stack: the unwinder (UNWINDER_GUESS on x86_64)
 # may show stale addresses of kmark's code deeper down, as ftrace's does.
 own_first() {
-	f=$(awk '/kernel_stack: <stack trace>/ { getline; print }' $K/trace)
+	f=$(awk '/: <stack trace>$/ { getline; print }' $K/trace)
 	[ -n "$f" ] || { diag "no stack in the trace"; return 0; }
 	if echo "$f" | grep -qE '^ => (__)?(kmark_|kprobe_|do_int3|exc_int3)'; then
-		diag "$(grep -A 6 'kernel_stack: <stack trace>' $K/trace)"
+		diag "$(grep -A 6 ': <stack trace>$' $K/trace)"
 		return 0
 	fi
 	return 1
@@ -154,7 +154,7 @@ kmark-testprog sync 1
 echo 0 > $K/options/stacktrace
 kmark-testprog sync 1
 expect_eq "options/stacktrace: a stack after each event while it is 1" \
-	"$(grep -c ' sys_sync:' $K/trace) $(grep -c 'kernel_stack: <stack trace>' $K/trace)" "2 1"
+	"$(grep -c ' sys_sync:' $K/trace) $(grep -c ': <stack trace>$' $K/trace)" "2 1"
 if lacking kallsyms; then
 	skip "and it starts at the event's caller too" "no kallsyms in this kernel"
 else

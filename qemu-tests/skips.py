@@ -40,6 +40,8 @@ ALLOWED = [
      "the comparison with ftrace's hist triggers needs ftrace"),
     (NO_FTRACE, '35-stack-vs-ftrace.*', r'^no ftrace in this kernel$',
      "the comparison with ftrace's stacks needs ftrace"),
+    (NO_FTRACE, '88-trace-cmd.*', r'^no ftrace in this kernel$',
+     "the comparison with ftrace's recordings by trace-cmd needs ftrace"),
     (HARDENED, '*', LACKS,
      'the hardened kernel leaves them out: its tests of what it keeps run'),
     ('i386-hardened-flight', 'O: *', r'^no LKDTM in this kernel',

@@ -46,6 +46,22 @@ done
 # task_struct offsets for the guest's kprobe tests, from this very build:
 # qemu-tests/offsets/kmark_offsets.c as the single target of an M= build,
 # from a copy (kbuild writes next to the sources of an M= build).
+# The libtracefs program, static with Debian's libtracefs and
+# libtraceevent of this arch (setup.sh unpacks them).
+tc=$BUILD/tracecmd-$arch
+tclib=$(find "$tc/usr/lib" -maxdepth 2 -name libtracefs.a 2>/dev/null | head -n 1)
+tracefs_bin=
+if [ -n "$tclib" ]; then
+	tracefs_bin=$out/kmark-tracefs
+	if [ ! -x "$tracefs_bin" ] || [ "$top/qemu-tests/kmark-tracefs.c" -nt "$tracefs_bin" ]; then
+		cc $m32 -static -O2 -std=gnu11 -Wall -Wextra -Werror \
+			-I"$tc/usr/include/tracefs" -I"$tc/usr/include/traceevent" \
+			-o "$tracefs_bin" "$top/qemu-tests/kmark-tracefs.c" \
+			"$tclib" "$(dirname "$tclib")/libtraceevent.a" -ldl 2> "$out/kmark-tracefs.log" ||
+			{ cat "$out/kmark-tracefs.log" >&2; die "building kmark-tracefs failed"; }
+	fi
+fi
+
 karch=$(kernel_arch "$arch")
 osrc=$out/kmark-offsets
 mkdir -p "$osrc"
@@ -133,6 +149,32 @@ mv "$out/doc-commands.sh.new" "$out/doc-commands.sh"
 	echo "file /bin/kmark-fuzz $out/kmark-fuzz 0755 0 0"
 	echo "file /tests/task-offsets.sh $out/task-offsets.sh 0644 0 0"
 	[ -z "$kmark_bin" ] || echo "file /bin/kmark $kmark_bin 0755 0 0"
+	# Debian's trace-cmd (setup.sh unpacks it): the program, the
+	# libraries it loads, libtraceevent's plugins (the function plugin
+	# prints kernel_stack records), the loader; where Debian has them.
+	[ -z "$tracefs_bin" ] || echo "file /bin/kmark-tracefs $tracefs_bin 0755 0 0"
+	if [ -x "$tc/usr/bin/trace-cmd" ]; then
+		(cd "$tc" && find . \( -name trace-cmd -path './usr/bin/*' -o \
+			-name 'ld-linux*' -o -name libc.so.6 -o -name 'libtracefs.so.1*' -o \
+			-name 'libtraceevent.so.1*' -o -name 'libzstd.so.1*' -o \
+			-path '*/traceevent/plugins/*.so' \) | sed 's|^\.||' | LC_ALL=C sort) > "$out/tracecmd.files"
+		sed 's|/[^/]*$||' "$out/tracecmd.files" | LC_ALL=C sort -u |
+			while read -r d; do
+				p=
+				for c in ${d//\// }; do
+					p=$p/$c
+					case " /usr /usr/bin /lib " in *" $p "*) continue ;; esac
+					echo "dir $p 0755 0 0"
+				done
+			done | awk '!seen[$0]++'
+		while read -r f; do
+			if [ -L "$tc$f" ]; then
+				echo "slink $f $(readlink "$tc$f") 0777 0 0"
+			else
+				echo "file $f $tc$f 0755 0 0"
+			fi
+		done < "$out/tracecmd.files"
+	fi
 	if [ -d "$modroot/lib/modules" ]; then
 		(cd "$modroot" && find lib -mindepth 1 -type d | LC_ALL=C sort) |
 			while read -r d; do echo "dir /$d 0755 0 0"; done

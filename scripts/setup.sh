@@ -75,6 +75,35 @@ if [ ! -x "$bb32" ]; then
 	file_type=$(od -An -tx1 -j4 -N1 "$bb32" | tr -d ' ')
 	[ "$file_type" = 01 ] || die "$bb32 is not a 32-bit ELF"
 fi
+# Debian's trace-cmd for the guests (qemu-tests/test.d/88-trace-cmd.sh):
+# the packages of each arch, unpacked into build/tracecmd-ARCH (never
+# installed), from which mkinitramfs.sh takes the program, the libraries it
+# and libtraceevent's plugins load, and the dynamic loader; and links the
+# libtracefs program (qemu-tests/kmark-tracefs.c) with the static
+# libtracefs and libtraceevent of the -dev packages.
+tracecmd_debs=(trace-cmd libtracefs1 libtraceevent1 libtraceevent1-plugin
+	       libtracefs-dev libtraceevent-dev
+	       libzstd1 libc6)
+for a in amd64:x86_64 i386:i386; do
+	dir=$BUILD/tracecmd-${a#*:}
+	[ "$(cat "$dir/.debs" 2>/dev/null)" != "${tracecmd_debs[*]}" ] || continue
+	info "fetching trace-cmd:${a%%:*} and the libraries it loads"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"	# (apt's _apt user writes there)
+	debs=("${tracecmd_debs[@]/%/:${a%%:*}}")
+	(cd "$tmp" && apt-get download -q "${debs[@]}" >/dev/null 2>&1) || {
+		apt_update
+		(cd "$tmp" && apt-get download -q "${debs[@]}" >/dev/null)
+	}
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for d in "$tmp"/*.deb; do
+		dpkg -x "$d" "$dir"
+	done
+	rm -rf "$tmp"
+	[ -x "$dir/usr/bin/trace-cmd" ] || die "no usr/bin/trace-cmd in trace-cmd:${a%%:*}"
+	echo "${tracecmd_debs[*]}" > "$dir/.debs"
+done
 [ -f /usr/src/linux-source-6.12.tar.xz ] ||
 	die "/usr/src/linux-source-6.12.tar.xz missing after installing linux-source-6.12"
 exit 0

@@ -2115,30 +2115,44 @@ static int kmark_hist_update(struct kmark_trigger *old, struct kmark_trigger *ne
  * instance's error_log (as enable_event's triggers go with their target):
  * their reads would point into @a's freed table.
  */
+static struct kmark_hist *kmark_hist_reader_of(struct kmark_hist *a)
+{
+	struct kmark_hist *h;
+	unsigned int i;
+
+	list_for_each_entry(h, &kmark_hists, list)
+		for (i = 0; h != a && i < h->nr_reads; i++)
+			if (h->reads[i]->ref == a)
+				return h;
+	return NULL;
+}
+
+/*
+ * Without recursion (a chain of readers is as long as root makes it): down
+ * the chain from @a to a reader that nothing reads, which goes; until
+ * nothing reads @a. A hist reads only hists made before it: no cycle.
+ */
 static void kmark_hist_drop_readers(struct kmark_hist *a)
 {
-	struct kmark_hist *h, *found;
-	unsigned int i, refs;
+	struct kmark_hist *r, *prev;
+	unsigned int refs;
 
 	lockdep_assert_held(&kmark_mutex);
 	while (a->refs) {
-		found = NULL;
-		list_for_each_entry(h, &kmark_hists, list) {
-			for (i = 0; h != a && i < h->nr_reads && !found; i++)
-				if (h->reads[i]->ref == a)
-					found = h;
-			if (found)
-				break;
+		prev = a;
+		r = kmark_hist_reader_of(a);
+		while (r && r->refs) {
+			prev = r;
+			r = kmark_hist_reader_of(r);
 		}
-		if (WARN_ON_ONCE(!found))
+		if (WARN_ON_ONCE(!r))
 			return;
-		kmark_hist_drop_readers(found);
-		kmark_log_err(found->file->inst, found->file->m->name, 0,
+		kmark_log_err(r->file->inst, r->file->m->name, 0,
 			      "Hist trigger removed: the hist whose variables it read went with its event");
-		refs = a->refs;
+		refs = prev->refs;
 		/* (@a's instance may be going, off the list: readers in it) */
-		kmark_triggers_drop_data(found, a->file->inst);
-		if (WARN_ON_ONCE(a->refs == refs))
+		kmark_triggers_drop_data(r, a->file->inst);
+		if (WARN_ON_ONCE(prev->refs == refs))
 			return;
 	}
 }

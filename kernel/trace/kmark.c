@@ -395,6 +395,11 @@ const char *kmark_layout_bind(struct kmark_layout *l,
 	return NULL;
 }
 
+/*
+ * The C type of an integer conversion; a signed int named pid or *_pid is
+ * a pid_t, as the kernel's events declare their pids (tools that compare
+ * formats with ftrace's see the same type).
+ */
 static const char *kmark_int_type(const struct kmark_field *f)
 {
 	static const char * const names[][2] = {
@@ -402,7 +407,12 @@ static const char *kmark_int_type(const struct kmark_field *f)
 		[KMARK_CONV_LONG] = { "unsigned long", "long" },
 		[KMARK_CONV_LLONG] = { "unsigned long long", "long long" },
 	};
+	size_t len = strlen(f->name);
 
+	if (f->conv_arg == KMARK_CONV_INT && f->is_signed &&
+	    (!strcmp(f->name, "pid") ||
+	     (len > 4 && !strcmp(f->name + len - 4, "_pid"))))
+		return "pid_t";
 	return names[f->conv_arg][f->is_signed];
 }
 

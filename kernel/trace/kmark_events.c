@@ -360,15 +360,17 @@ static int kmark_event_file_mkdir(struct kmark_event_file *file)
 	if ((!m->always_on &&
 	     kmark_fs_file_d("enable", 0600, ed, file, &kmark_ev_enable_fops,
 			     file->dents[KMARK_EVF_ENABLE])) ||
-	    kmark_fs_file_d("filter", 0600, ed, file, &kmark_ev_filter_fops,
-			    file->dents[KMARK_EVF_FILTER]) ||
+	    (!m->no_triggers &&
+	     kmark_fs_file_d("filter", 0600, ed, file, &kmark_ev_filter_fops,
+			     file->dents[KMARK_EVF_FILTER])) ||
 	    kmark_fs_file_d("format", 0400, ed, file, &kmark_format_fops,
 			    file->dents[KMARK_EVF_FORMAT]) ||
 	    kmark_fs_file_d("id", 0400, ed, file, &kmark_id_fops,
 			    file->dents[KMARK_EVF_ID]) ||
-	    kmark_fs_file_d("trigger", 0600, ed, file, &kmark_trigger_fops,
-			    file->dents[KMARK_EVF_TRIGGER]) ||
-	    (IS_ENABLED(CONFIG_KMARK_HIST) &&
+	    (!m->no_triggers &&
+	     kmark_fs_file_d("trigger", 0600, ed, file, &kmark_trigger_fops,
+			     file->dents[KMARK_EVF_TRIGGER])) ||
+	    (IS_ENABLED(CONFIG_KMARK_HIST) && !m->no_triggers &&
 	     kmark_fs_file_d("hist", 0400, ed, file, &kmark_hist_fops,
 			     file->dents[KMARK_EVF_HIST]))) {
 		kmark_fs_forget(&file->dents[0][0], KMARK_NR_EVF * KMARK_NR_FS);
@@ -725,8 +727,9 @@ static ssize_t kmark_sys_filter_write(struct file *f, const char __user *ubuf,
 		ret = -ENODEV;
 		goto out;
 	}
+	/* (an event without a filter file, kernel_stack, is not one of them) */
 	list_for_each_entry(file, &inst->files, list)
-		n += file->sys == sys;
+		n += file->sys == sys && !file->m->no_triggers;
 	files = kcalloc(n, sizeof(*files), GFP_KERNEL);
 	flts = kcalloc(n, sizeof(*flts), GFP_KERNEL);
 	copy = clear ? NULL : kstrdup(t, GFP_KERNEL);
@@ -737,7 +740,7 @@ static ssize_t kmark_sys_filter_write(struct file *f, const char __user *ubuf,
 	}
 	i = 0;
 	list_for_each_entry(file, &inst->files, list) {
-		if (file->sys != sys)
+		if (file->sys != sys || file->m->no_triggers)
 			continue;
 		files[i] = file;
 		if (!clear) {

@@ -19,6 +19,8 @@
  *   error_log          the last errors, ftrace's format; "> error_log" clears
  *   saved_comms        "id name": the task names records hold by id
  *   saved_cmdlines     "pid comm", for tools that read ftrace's
+ *   saved_cmdlines_size  saved_cmdlines' lines (only that number is taken)
+ *   printk_formats     empty: kmark records no trace_printk() formats
  *   README             ftrace's mini-HOWTO for what kmark supports
  *
  * The rooms that make the other files: kmark_events.c (set_event,
@@ -1263,6 +1265,74 @@ static const struct file_operations kmark_cmdlines_fops = {
 	.release = single_release,
 };
 
+/*
+ * saved_cmdlines_size: ftrace's file, for the tools that read and write it
+ * (trace-cmd --cmdlines-size): the lines saved_cmdlines has, fixed at
+ * build (a line per pid below PID_MAX_DEFAULT, and KMARK_CMDLINES shared
+ * by larger pids). A write of that number is taken, another is refused
+ * (-EINVAL, error_log) rather than taken and not done.
+ */
+static ssize_t kmark_cmdlines_size_read(struct file *file, char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	return kmark_read_ulong(ubuf, cnt, ppos,
+				KMARK_PID_NAMES + KMARK_CMDLINES);
+}
+
+static ssize_t kmark_cmdlines_size_write(struct file *file,
+					 const char __user *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	unsigned long val;
+	char num[24];
+	int ret;
+
+	ret = kmark_write_ulong(kmark_top_inst, ubuf, cnt, &val,
+				"saved_cmdlines_size takes a number");
+	if (ret)
+		return ret;
+	if (val != KMARK_PID_NAMES + KMARK_CMDLINES) {
+		snprintf(num, sizeof(num), "%lu", val);
+		kmark_log_err(kmark_top_inst, num, 0,
+			      "saved_cmdlines has a line per pid up to pid_max's default and 1024 more, fixed at build: its size is what saved_cmdlines_size reads");
+		return -EINVAL;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations kmark_cmdlines_size_fops = {
+	.open = kmark_simple_open,
+	.read = kmark_cmdlines_size_read,
+	.write = kmark_cmdlines_size_write,
+	.llseek = default_llseek,
+};
+
+/*
+ * printk_formats: ftrace's "address : format" list of trace_printk()'s
+ * formats, which binary printk records point into. kmark records no such
+ * thing (a marker's format is in its event's format file): empty, for the
+ * tools that read it.
+ */
+static int kmark_printk_formats_show(struct seq_file *m, void *v)
+{
+	return 0;
+}
+
+static int kmark_printk_formats_open(struct inode *inode, struct file *file)
+{
+	int ret = kmark_open_check();
+
+	return ret ? ret : single_open(file, kmark_printk_formats_show, NULL);
+}
+
+static const struct file_operations kmark_printk_formats_fops = {
+	.open = kmark_printk_formats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* --- trace_marker ------------------------------------------------------------ */
 
 /*
@@ -1446,6 +1516,8 @@ static const char kmark_readme[] =
 	"  options/\t\t- event-fork, overwrite, stacktrace: write 1 or 0\n"
 	"  trace_options\t\t- the same: NAME to set one, noNAME to clear it\n"
 	"  saved_cmdlines\t- pid and comm of tasks seen in the buffer\n"
+	"  saved_cmdlines_size\t- the number of lines saved_cmdlines has (fixed)\n"
+	"  printk_formats\t- empty: kmark has no trace_printk() formats\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
 #ifdef CONFIG_KMARK_KPROBES
 	"  dynamic_events\t\t- Create/append/remove/show the generic dynamic events\n"
@@ -1576,6 +1648,8 @@ static const struct kmark_top_file kmark_inst_files[] = {
 static const struct kmark_top_file kmark_top_files[] __initconst = {
 	{ "saved_comms", 0400, &kmark_comms_fops },
 	{ "saved_cmdlines", 0400, &kmark_cmdlines_fops },
+	{ "saved_cmdlines_size", 0600, &kmark_cmdlines_size_fops },
+	{ "printk_formats", 0400, &kmark_printk_formats_fops },
 	{ "README", 0400, &kmark_readme_fops },
 };
 

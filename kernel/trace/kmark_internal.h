@@ -215,6 +215,7 @@ struct kmark_marker {
 	void (*print_format)(struct seq_buf *s, const struct kmark_marker *m);
 	bool gone;
 	bool always_on;
+	bool no_triggers;	/* no filter, trigger, hist files (kernel_stack) */
 	bool was_enabled;	/* attached once: records may be in a buffer */
 	u8 pid_field;
 	bool pid_field_only;
@@ -360,6 +361,14 @@ struct kmark_entry {
  * recorder trust a per-CPU hint. saved_comms counts the names taken over
  * ("recycled").
  */
+/*
+ * saved_cmdlines' lines (kmark_record.c): one per pid below
+ * KMARK_PID_NAMES, and KMARK_CMDLINES shared by larger pids; their sum is
+ * saved_cmdlines_size.
+ */
+#define KMARK_PID_NAMES		PID_MAX_DEFAULT
+#define KMARK_CMDLINES		1024
+
 #define KMARK_COMM_SLOT_BITS	12
 #define KMARK_COMM_IDS		(1U << KMARK_COMM_SLOT_BITS)	/* slots */
 #define KMARK_COMM_PROBES	64	/* slots a name may take */
@@ -416,7 +425,8 @@ extern struct kmark_comm_table *kmark_comms;
 
 /*
  * Per CPU, the ids given last, one per bucket of tasks (by task_struct
- * address), each with the pid it was given to: guesses, see
+ * address), each with the pid it was given to: guesses for pid 0 and the
+ * pids saved_cmdlines has no line of their own for, see
  * kmark_comm_of_current(). Written by this CPU only (any context).
  */
 #define KMARK_COMM_HINT_BITS	4
@@ -457,37 +467,50 @@ static __always_inline bool kmark_comm_eq(const unsigned long *a,
 }
 
 /*
- * current's name as an id: the id this CPU gave last to current's pid in
- * current's bucket, if its slot still has its generation, was last given
- * in the current era and holds current's name (a task keeps its CPU, and
- * its name, between records; the tasks that switch on a CPU mostly fall in
- * buckets of their own); else a
- * lookup in the table, which also notes the pid's name for saved_cmdlines
- * (kmark_saved_cmdline()): so every pid that records has its name there.
- * The hint is only a guess: contexts that nest on this CPU may replace it
- * at any time (pid and id are checked each on its own, and any pair that
+ * saved_cmdlines' name id of each pid below KMARK_PID_NAMES (kmark_record.c;
+ * allocated before kmark_comms is published, never freed).
+ */
+extern u32 *kmark_pid_names;
+
+/*
+ * current's name as an id. The guess: for a pid below KMARK_PID_NAMES
+ * (but 0, which every CPU's idle task shares), the id saved_cmdlines has
+ * for it; else the id this CPU gave last to current's pid in current's
+ * bucket. The guess is taken if its slot still has its generation, was
+ * last given in the current era and holds current's name; else a lookup
+ * in the table, which also notes the pid's name for saved_cmdlines
+ * (kmark_saved_cmdline()): so every pid that records has its latest name
+ * there, whichever CPU it records on. A guess is only a guess: another
+ * CPU, or a context that nests on this one, may replace it at any time
+ * (the hint's pid and id are checked each on its own, and any pair that
  * passes names current's pid and name), and a slot given in the current
  * era does not change until the era does.
  */
 static __always_inline u32 kmark_comm_of_current(void)
 {
 	const struct kmark_comm_table *t = READ_ONCE(kmark_comms);
+	const u32 *names = READ_ONCE(kmark_pid_names);
 	const struct kmark_comm_slot *s;
 	struct kmark_comm_hint *h;
-	u32 id;
+	u32 pid = current->pid, id;
 
-	h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
-	id = READ_ONCE(h->id);
-	if (likely(t && READ_ONCE(h->pid) == current->pid)) {
-		s = &t->slots[id & (KMARK_COMM_IDS - 1)];
-		/* Pairs with the release that publishes the slot's name. */
-		if (likely(smp_load_acquire(&s->tag) ==
-			   KMARK_COMM_TAG(KMARK_COMM_READY,
-					  id >> KMARK_COMM_SLOT_BITS,
-					  READ_ONCE(t->era))) &&
-		    kmark_comm_eq(s->name, current->comm))
-			return id;
+	if (unlikely(!t))
+		return 0;	/* no buffer yet: nothing will be recorded */
+	if (likely(names && pid - 1 < KMARK_PID_NAMES - 1)) {
+		id = READ_ONCE(names[pid]);
+	} else {
+		h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
+		id = READ_ONCE(h->id);
+		if (READ_ONCE(h->pid) != pid)
+			return kmark_comm_id_slow(current->comm);
 	}
+	s = &t->slots[id & (KMARK_COMM_IDS - 1)];
+	/* Pairs with the release that publishes the slot's name. */
+	if (likely(smp_load_acquire(&s->tag) ==
+		   KMARK_COMM_TAG(KMARK_COMM_READY, id >> KMARK_COMM_SLOT_BITS,
+				  READ_ONCE(t->era))) &&
+	    kmark_comm_eq(s->name, current->comm))
+		return id;
 	return kmark_comm_id_slow(current->comm);
 }
 
@@ -1195,7 +1218,8 @@ int kmark_snapshot_swap_cond(struct kmark_instance *inst,
 			     bool (*cond)(void *data), void *data);
 void kmark_snapshot_hold(struct kmark_instance *inst, bool hold);
 void kmark_snapshot_free(struct kmark_instance *inst);
-void kmark_record_stack(struct kmark_instance *inst, unsigned int skip);
+void kmark_record_stack(struct kmark_instance *inst, bool from_hit,
+			const struct kmark_entry *ctx);
 unsigned int kmark_stack_save(unsigned long *entries, unsigned int max);
 struct pt_regs;
 void kmark_stack_regs_set(struct pt_regs *regs);

@@ -395,7 +395,7 @@ static void notrace kmark_kprobe_record_slow(struct kmark_kprobe *tk,
 	if (kmark_kprobe_wants(file) &&
 	    kmark_kprobe_record_one(tk, file, vals, slen, size, ip, func) &&
 	    (flags & KMARK_EF_STACK))
-		kmark_record_stack(file->inst, 3);
+		kmark_record_stack(file->inst, false, NULL);
 	if (post)
 		kmark_triggers_post(file, e, e, size, post);
 	if (e)

@@ -23,6 +23,7 @@
 #include <linux/hardirq.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -166,12 +167,11 @@ DEFINE_PER_CPU(struct kmark_comm_hint [1 << KMARK_COMM_HINT_BITS],
  * recorded; larger pids (pid_max raised) share the 1024 slots of
  * kmark_cmdlines by pid, the last one wins, and are counted in
  * kmark_pids_beyond: then a record's pid may have lost its name there.
+ * (KMARK_PID_NAMES and KMARK_CMDLINES: kmark_internal.h.)
  * Allocated with kmark_comms, never freed; written without a lock by any
  * context (one word each), read by the files' show functions.
  */
-#define KMARK_PID_NAMES	PID_MAX_DEFAULT
-#define KMARK_CMDLINES	1024
-static u32 *kmark_pid_names __read_mostly;
+u32 *kmark_pid_names __read_mostly;
 static atomic64_t kmark_cmdlines[KMARK_CMDLINES];
 static atomic_long_t kmark_pids_beyond;
 
@@ -378,7 +378,7 @@ u32 notrace kmark_comm_id_slow(const char *comm)
 	if (likely(id)) {
 		struct kmark_comm_hint *h;
 
-		/* The pid's name first: a hint that passes implies it. */
+		/* The pid's name first: a guess that passes implies it. */
 		kmark_saved_cmdline(current->pid, id);
 		h = this_cpu_ptr(&kmark_comm_hint[kmark_comm_hint_idx()]);
 		WRITE_ONCE(h->pid, current->pid);
@@ -1048,7 +1048,7 @@ static noinline void notrace kmark_record_slow(struct kmark_event_file *file,
 	/* A trigger may have just enabled or disabled it. */
 	if (!(READ_ONCE(file->flags) & KMARK_EF_SOFT_DISABLED) &&
 	    __kmark_record_marker(file, m, args) && (flags & KMARK_EF_STACK))
-		kmark_record_stack(file->inst, 2);
+		kmark_record_stack(file->inst, true, NULL);
 	if (post)
 		kmark_triggers_post(file, &hdr, rec, 0, post);
 }
@@ -1260,14 +1260,20 @@ static void kmark_stack_print(struct seq_buf *s, const struct kmark_marker *m,
 			      const void *rec, unsigned int len)
 {
 	const struct kmark_stack_rec *r = rec;
+	char name[KSYM_NAME_LEN];
 	unsigned int i, n;
 
 	seq_buf_puts(s, "<stack trace>");
 	if (len < sizeof(*r) || r->size < 0)
 		return;
 	n = min_t(unsigned int, r->size, (len - sizeof(*r)) / sizeof(r->caller[0]));
-	for (i = 0; i < n; i++)
-		seq_buf_printf(s, "\n => %ps", (void *)r->caller[i]);
+	/* ftrace's seq_print_ip_sym(): the function alone, no [module] */
+	for (i = 0; i < n; i++) {
+		if (kallsyms_lookup(r->caller[i], NULL, NULL, NULL, name) && *name)
+			seq_buf_printf(s, "\n => %s", name);
+		else
+			seq_buf_printf(s, "\n => 0x%08lx", r->caller[i]);
+	}
 }
 
 /* ftrace's format of its kernel_stack, field for field (trace_entries.h). */
@@ -1403,14 +1409,18 @@ NOKPROBE_SYMBOL(kmark_stack_save);
 /**
  * kmark_record_stack - a kernel_stack event into an instance's buffer
  * @inst:	the instance
- * @skip:	unused: kmark's own frames are found by name (kmark_own_frame())
+ * @from_hit:	called within a marker's hit (kmark_reserve()'s @from_hit)
+ * @ctx:	the header of the event the stack is of, or NULL
  *
  * Where the event just recorded (options/stacktrace) or a stacktrace
  * trigger fired: up to KMARK_STACK_SCAN return addresses, kmark's own
- * frames left out, in a record as long as they are (ftrace's), rendered as
- * ftrace renders its <stack trace>.
+ * frames left out (kmark_own_frame()), in a record as long as they are
+ * (ftrace's), rendered as ftrace renders its <stack trace>. Its flags and
+ * preemption depth are its event's (@ctx's, or as the event's were
+ * taken), as ftrace's stack shares its event's context.
  */
-void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
+void notrace kmark_record_stack(struct kmark_instance *inst, bool from_hit,
+				const struct kmark_entry *ctx)
 {
 	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
 	struct kmark_marker *m = READ_ONCE(kmark_stack_marker);
@@ -1423,9 +1433,13 @@ void notrace kmark_record_stack(struct kmark_instance *inst, unsigned int skip)
 	/* the frames first, in place: the record is as long as they are */
 	n = kmark_stack_save(all, KMARK_STACK_SCAN);
 	r = (void *)kmark_reserve(inst, m->id, struct_size(r, caller, n),
-				  false, &rec);
+				  from_hit, &rec);
 	if (!r)
 		return;
+	if (ctx) {
+		r->hdr.flags = ctx->flags;
+		r->hdr.preempt_count = ctx->preempt_count;
+	}
 	kmark_set_comm_id(&r->hdr);
 	r->size = n;
 	memcpy(r->caller, all, n * sizeof(r->caller[0]));
@@ -1453,6 +1467,7 @@ static int __init kmark_stack_init(void)
 	m->name = "kernel_stack";
 	m->format = "size=%d";
 	m->always_on = true;
+	m->no_triggers = true;	/* ftrace's has none: nothing applies them */
 	m->print = kmark_stack_print;
 	m->print_format = kmark_stack_print_format;
 	m->layout = kmark_parse_format(m->format, &err, &pos);

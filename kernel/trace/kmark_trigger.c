@@ -260,7 +260,7 @@ static bool notrace kmark_stacktrace_fire(struct kmark_trigger *t,
 					  const struct kmark_entry *hdr,
 					  const void *rec, unsigned int len)
 {
-	kmark_record_stack(t->file->inst, 3);
+	kmark_record_stack(t->file->inst, false, hdr);
 	return true;
 }
 NOKPROBE_SYMBOL(kmark_stacktrace_fire);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: trace_marker as ftrace's: a write records 'tracing_mark_write: TEXT' with the writer's task, pid and CPU in ftrace's line layout; Perfetto's atrace lines verbatim; a long write is split by partial writes and nothing is lost; EBADF while tracing is off; its event is ftrace's ftrace:print; its filter; not an event of set_event; a task name with a newline stays on its line, escaped
 . /tests/lib.sh
-plan 13
+plan 14
 reset_kmark
 M=$K/trace_marker
 
@@ -67,4 +67,18 @@ expect_eq "and no line of the trace is a name's half" \
 check "saved_cmdlines: its name escaped" grep -qxF "$pid zzfinal\\012" $K/saved_cmdlines
 expect_eq "saved_comms: one name a line (id, then the name, escaped)" \
 	"$(grep -v '^#' $K/saved_comms | grep -cvE '^[0-9]+ [^ ].*$|^[0-9]+ $')" "0"
+
+# A task renamed A, B, then A again, recording on CPU 0, CPU 1, then CPU 0
+# again: saved_cmdlines (trace-cmd's names for every record of the pid)
+# has its last name, A, not the name another CPU noted last (review K7:
+# CPU 0's guess for A still held). One CPU: the same moves, on CPU 0.
+cpus=1
+[ "$(cat /sys/devices/system/cpu/online)" = 0 ] || cpus=2
+sh -c 'printf kmrenA > /proc/$$/comm; taskset -p 1 $$ > /dev/null; echo a > '$M'
+       printf kmrenB > /proc/$$/comm; taskset -p '$cpus' $$ > /dev/null; echo b > '$M'
+       printf kmrenA > /proc/$$/comm; taskset -p 1 $$ > /dev/null; echo c > '$M'
+       echo $$ > /tmp/ren.pid'
+pid=$(cat /tmp/ren.pid)
+expect_eq "saved_cmdlines names a task renamed back and forth across CPUs by its last name" \
+	"$(sed -n "s/^$pid //p" $K/saved_cmdlines)" kmrenA
 reset_kmark

@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: trace_options as ftrace's (NAME or noNAME, one per line, as options/ has them; a write of one sets it, per instance; a bad name changes nothing and says why), an option file takes back what it read (event-fork's comment line), and ftrace:kernel_stack has ftrace's format and records only the frames it holds
+# description: trace_options as ftrace's (NAME or noNAME, one per line, as options/ has them; a write of one sets it, per instance; a bad name changes nothing and says why), an option file takes back what it read (event-fork's comment line), ftrace:kernel_stack has ftrace's format and records only the frames it holds, and saved_cmdlines_size and printk_formats are there for the tools that read them
 . /tests/lib.sh
-plan 14
+plan 20
 reset_kmark
 echo 0 > $K/options/stacktrace
 echo 0 > $K/options/event-fork
@@ -52,6 +52,18 @@ check "options/event-fork takes back '0' with its comment line" \
 expect_eq "and is 0" "$(head -n 1 $K/options/event-fork)" 0
 check "two numbers are still refused" sh -c "! printf '1\n0\n' > $K/options/event-fork 2>/dev/null"
 
+# The other files trace-cmd reads: saved_cmdlines_size (saved_cmdlines'
+# lines, fixed: a line per pid below pid_max's default, 32768 without
+# BASE_SMALL as make check's kernels, and 1024 more; only that number is
+# taken) and printk_formats (empty).
+n=$(cat $K/saved_cmdlines_size)
+expect_eq "saved_cmdlines_size reads saved_cmdlines' lines" "$n" 33792
+check "and takes that number back (trace-cmd writes what it read)" sh -c "echo $n > $K/saved_cmdlines_size"
+check_error "another size is refused, with the reason in error_log" saved_cmdlines_size \
+	'^1024' "saved_cmdlines has a line per pid up to pid_max's default and 1024 more, fixed at build: its size is what saved_cmdlines_size reads"
+expect_eq "printk_formats is there and empty (kmark has no trace_printk formats)" \
+	"$(test -r $K/printk_formats && echo readable) $(wc -c < $K/printk_formats)" "readable 0"
+
 # ftrace:kernel_stack: ftrace's format, field for field (the offsets are
 # kmark's: its header has common_comm_id).
 F=$K/events/ftrace/kernel_stack/format
@@ -73,4 +85,10 @@ n=$(awk '/: <stack trace>$/ { s = 1; next } s && /^ => / { n++; next } { s = 0 }
 z=$(grep -cE '^ => (0x0*|0)$' $K/trace)
 check "a stack's trace line is '...: <stack trace>' (no event name), then its frames, none of them 0 (n=$n)" \
 	sh -c "[ $n -gt 0 ] && [ $z = 0 ] && grep -q ' [0-9]*\.[0-9]*: <stack trace>$' $K/trace"
+ev=$(grep ' sys_sync:' $K/trace | tail -n 1 | awk '{ print $3 }')
+st=$(grep ': <stack trace>$' $K/trace | tail -n 1 | awk '{ print $3 }')
+check "the stack line has its event's flags and preemption depth ('$st', the event's '$ev'), as ftrace's" \
+	sh -c "[ -n '$ev' ] && [ '$st' = '$ev' ]"
+expect_eq "ftrace:kernel_stack has ftrace's files: no filter, trigger or hist (nothing would apply them)" \
+	"$(ls $K/events/ftrace/kernel_stack | tr '\n' ' ')" "format id "
 reset_kmark

@@ -43,6 +43,7 @@ struct stream_state {
 	unsigned long printed;
 	unsigned long long lost;
 	bool werr;			/* writing stdout failed */
+	bool shown;			/* the last event was printed */
 };
 
 static int stream_line(char *line, void *arg)
@@ -60,14 +61,21 @@ static int stream_line(char *line, void *arg)
 		s->lost = tl_sat_add(s->lost, tl.lost);
 		ok = put_line(line);
 		break;
+	case TL_FRAME:
+		/* a stack's frames go with the event line above them */
+		if (s->shown)
+			ok = put_line(line);
+		break;
 	case TL_INVALID:
 		/* unknown lines only make sense unfiltered */
 		if (!s->filter.use_pid && !s->filter.comm)
 			ok = put_line(line);
 		break;
 	case TL_EVENT:
+		s->shown = false;
 		if (!tl_filter_match(&tl.ev, &s->filter))
 			return 0;
+		s->shown = true;
 		if (s->pretty &&
 		    !tl_pretty_switch(&tl.ev, pretty, sizeof(pretty)))
 			ok = put_line(pretty);

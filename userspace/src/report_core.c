@@ -154,6 +154,9 @@ void report_feed(struct report *r, const struct tl_line *tl)
 		return;
 	case TL_BLANK:
 		return;
+	case TL_FRAME:
+		r->frames++;
+		return;
 	case TL_INVALID:
 		r->invalid++;
 		if (tl->out_of_range)
@@ -243,6 +246,9 @@ void report_print(const struct report *r, FILE *out, const char *title,
 	fprintf(out, "events: %llu, lost: %llu in %llu record(s), "
 		"unparsed lines: %llu\n",
 		r->events, r->lost, r->lost_records, r->invalid);
+	if (r->frames)
+		fprintf(out, "stack frames: %llu (of the kernel_stack events)\n",
+			r->frames);
 	fprintf(out, "note: ON-CPU counts only complete intervals (switched in "
 		"and later switched out on the same CPU);\n"
 		"      partial intervals at the start/end of the trace or "

@@ -40,6 +40,7 @@ struct report {
 	struct rp_cpu *cpus;
 	size_t ncpus;			/* highest cpu seen + 1 (<= TL_MAX_CPUS) */
 	unsigned long long lines, events, headers, invalid;
+	unsigned long long frames;	/* " => sym" lines of kernel stacks */
 	unsigned long long out_of_range;	/* of invalid: bad CPU, pid... */
 	unsigned long long lost, lost_records;
 	unsigned long long bad_switch;	/* unparsable sched_switch/wakeup */

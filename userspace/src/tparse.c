@@ -9,6 +9,8 @@
 #include "strlist.h"
 #include "tparse.h"
 
+#define TL_STACK_LINE "<stack trace>"
+
 static const char *skip_blanks(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -196,8 +198,17 @@ static enum pr parse_event_at(const char *line, const char *br,
 	}
 	range |= r == PR_RANGE;
 
-	/* event name */
+	/* ftrace's kernel stack: "<stack trace>" where the name would be */
 	p = skip_blanks(tokend, end);
+	if ((size_t)(end - p) == sizeof(TL_STACK_LINE) - 1 &&
+	    !memcmp(p, TL_STACK_LINE, sizeof(TL_STACK_LINE) - 1)) {
+		strlcpy_n(ev->name, sizeof(ev->name), "kernel_stack",
+			  strlen("kernel_stack"));
+		ev->fields = end;
+		ev->fields_len = 0;
+		return range ? PR_RANGE : PR_OK;
+	}
+	/* event name */
 	colon = p;
 	while (colon < end && *colon != ':' && *colon != ' ')
 		colon++;
@@ -231,6 +242,8 @@ enum tl_kind tl_parse(const char *line, struct tl_line *out)
 		return out->kind = TL_BLANK;
 	if (*p == '#')
 		return out->kind = TL_HEADER;
+	if (end - p >= 3 && !memcmp(p, "=> ", 3))
+		return out->kind = TL_FRAME;
 	r = parse_lost(p, end, out);
 	if (r == PR_OK)
 		return TL_LOST;

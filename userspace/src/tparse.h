@@ -20,7 +20,10 @@
 #define TL_MAX_CPUS	8192
 
 enum tl_kind {
-	TL_EVENT,	/* "comm-pid [cpu] flags ts: name: fields" */
+	TL_EVENT,	/* "comm-pid [cpu] flags ts: name: fields", or
+			 * "comm-pid [cpu] flags ts: <stack trace>" (a kernel
+			 * stack, name "kernel_stack", no fields) */
+	TL_FRAME,	/* " => symbol": a frame of the stack above */
 	TL_LOST,	/* "CPU:N [LOST M EVENTS]" */
 	TL_HEADER,	/* "# ..." header of the trace file */
 	TL_BLANK,	/* empty or whitespace-only line */

@@ -95,6 +95,18 @@ static void test_kinds(void)
 		 "tparse: garbage is invalid");
 	check_ll(tl_parse("   sh-x [000] d..2. 1.0: foo: ", &tl), TL_INVALID,
 		 "tparse: non-numeric pid is invalid");
+	/* ftrace's (and kmark's) kernel stack: a line, then its frames */
+	check_ll(tl_parse("            sync-93      [001] ...1.    12.000001: <stack trace>\n",
+			  &tl), TL_EVENT, "tparse: a '<stack trace>' line is an event");
+	check_str(tl.ev.name, "kernel_stack", "tparse: named kernel_stack");
+	check_ll(tl.ev.pid, 93, "tparse: the stack's pid");
+	check_ll((long long)tl.ev.fields_len, 0, "tparse: a stack line has no fields");
+	check_ll(tl_parse(" => ksys_sync\n", &tl), TL_FRAME,
+		 "tparse: ' => sym' is a stack frame");
+	check_ll(tl_parse(" => 0xc10a2b3c", &tl), TL_FRAME,
+		 "tparse: a frame without a symbol (no kallsyms)");
+	check_ll(tl_parse("            sync-93      [001] ...1.    12.000001: <stack trace> x", &tl),
+		 TL_INVALID, "tparse: '<stack trace>' followed by more is no stack line");
 }
 
 static void test_kprobe_and_widths(void)
@@ -197,7 +209,7 @@ static void test_filter(void)
 static void test_fixture_file(void)
 {
 	char *buf = fixture("trace_basic.txt"), *line, *save = NULL;
-	int counts[5] = { 0 };
+	int counts[TL_INVALID + 1] = { 0 };
 	struct tl_line tl;
 
 	for (line = strtok_r(buf, "\n", &save); line;

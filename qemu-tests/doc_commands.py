@@ -29,8 +29,13 @@ import sys
 # stack's "<stack trace>" after the timestamp; trace-cmd report's has no
 # FLAGS (without -l).
 TRACE_LINE = (r'^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\][[:space:]]+'
-              r'([^[:space:]]{5}[[:space:]]+)?[0-9]+\.[0-9]{6}: '
+              r'[^[:space:]]{5}[[:space:]]+[0-9]+\.[0-9]{6}: '
               r'([^[:space:]]+: |<stack trace>$)')
+# trace-cmd report's lines (a command starting with trace-cmd): the same
+# without the FLAGS column.
+TC_LINE = (r'^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\][[:space:]]+'
+           r'([^[:space:]]{5}[[:space:]]+)?[0-9]+\.[0-9]{6}: '
+           r'([^[:space:]]+: |<stack trace>$)')
 
 
 def readme_commands(path):
@@ -139,6 +144,7 @@ def main():
     print("echo > $K/kprobe_events")
     print('cd $K')
     print(f"TRACE_LINE={sq(TRACE_LINE)}")
+    print(f"TC_LINE={sq(TC_LINE)}")
     print(r'''doc() {	# doc WHERE CMD [SHAPE...]
 	where=$1 cmd=$2 fails=$3; shift 3
 	case "$cmd" in
@@ -171,7 +177,8 @@ def main():
 	for s in "$@"; do
 		grep -Eq -- "$s" /tmp/doc.out || why="${why:+$why; }no output line of the shape $s"
 	done
-	bad=$(grep -E '^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\]' /tmp/doc.out | grep -Ev -- "$TRACE_LINE" | head -n 1)
+	case "$cmd" in trace-cmd*) tl=$TC_LINE ;; *) tl=$TRACE_LINE ;; esac
+	bad=$(grep -E '^[[:space:]]*[^[:space:]].*-[0-9]+[[:space:]]+\[[0-9]{3}\]' /tmp/doc.out | grep -Ev -- "$tl" | head -n 1)
 	[ -z "$bad" ] || why="${why:+$why; }a trace line not in ftrace's layout: $bad"
 	if [ -z "$why" ]; then
 		ok "$where: $cmd"

@@ -6,13 +6,15 @@
  * "not ok" line per check (qemu-tests/test.d/88-trace-cmd.sh counts them):
  *   usage: kmark-tracefs [DIR]   (default /sys/kernel/tracing/kmark)
  * - tracefs_event_systems() lists sched;
- * - tracefs_local_events() parses every format and header_page, and has
+ * - every event's format (the ftrace system's too) parses in
+ *   libtraceevent (tep_parse_event());
+ * - tracefs_local_events() loads them and header_page, and has
  *   sched_switch with its seven fields;
  * - tracefs_event_enable() and tracefs_trace_on() record, and
  *   tracefs_iterate_raw_events() reads the records back: every field of
  *   every sched_switch is checked against the switch before it on the same
  *   CPU (its prev_* are that one's next_*), this program's own switches
- *   name it, and every prev_state is a state letter's bit;
+ *   name it, and every prev_state is 0 or one state bit;
  * - tracefs_instance_create() and tracefs_instance_destroy() make and
  *   remove an instance, in DIR.
  * Exit status: 0 when every check passed.
@@ -91,8 +93,8 @@ static int one(struct tep_event *ev, struct tep_record *rec, int cpu,
 			return 0;
 		}
 	}
-	/* a task's state: TASK_REPORT's bits, or TASK_REPORT_MAX (preempted) */
-	if (v[3] > 0x100)
+	/* a task's state: 0, one of TASK_REPORT's bits, or TASK_REPORT_MAX */
+	if (v[3] > 0x100 || (v[3] & (v[3] - 1)))
 		w->bad_state++;
 	if ((int)v[1] == w->self || (int)v[5] == w->self) {
 		const char *c = (int)v[1] == w->self ? prev_comm : next_comm;
@@ -123,6 +125,35 @@ static int one(struct tep_event *ev, struct tep_record *rec, int cpu,
 	return 0;
 }
 
+/*
+ * Each event format of system @s through tep_parse_event() into @tep;
+ * the refused ones counted, the first named in @first (libtracefs's
+ * tracefs_local_events() takes a format that does not parse as a success).
+ */
+static int parse_system(struct tep_handle *tep, const char *s, char *first,
+			size_t n, int *parsed)
+{
+	char **ev = tracefs_system_events(NULL, s), *rel, *buf;
+	int j, len, bad = 0;
+
+	for (j = 0; ev && ev[j]; j++) {
+		if (asprintf(&rel, "events/%s/%s/format", s, ev[j]) < 0)
+			continue;
+		buf = tracefs_instance_file_read(NULL, rel, &len);
+		if (!buf || tep_parse_event(tep, buf, len, s)) {
+			if (!*first)
+				snprintf(first, n, "%s:%s", s, ev[j]);
+			bad++;
+		} else {
+			(*parsed)++;
+		}
+		free(buf);
+		free(rel);
+	}
+	tracefs_list_free(ev);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/sys/kernel/tracing/kmark";
@@ -143,8 +174,29 @@ int main(int argc, char **argv)
 	result(found, "tracefs_event_systems lists sched", NULL);
 	tracefs_list_free(sys);
 
+	/* every format, the ftrace system's too, each through libtraceevent */
+	{
+		struct tep_handle *t2 = tep_alloc();
+		char first[128] = "";
+		int bad = 0, parsed = 0;
+
+		sys = tracefs_event_systems(NULL);
+		for (i = 0; t2 && sys && sys[i]; i++)
+			if (strcmp(sys[i], "ftrace"))
+				bad += parse_system(t2, sys[i], first,
+						    sizeof(first), &parsed);
+		if (t2)
+			bad += parse_system(t2, "ftrace", first, sizeof(first),
+					    &parsed);
+		snprintf(detail, sizeof(detail), "%d parsed, %d refused%s%s",
+			 parsed, bad, *first ? ", the first " : "", first);
+		result(t2 && sys && parsed > 0 && !bad,
+		       "libtraceevent parses every event's format", detail);
+		tracefs_list_free(sys);
+		tep_free(t2);
+	}
 	tep = tracefs_local_events(NULL);
-	result(tep != NULL, "tracefs_local_events parses every format", NULL);
+	result(tep != NULL, "tracefs_local_events loads the events", NULL);
 	if (!tep)
 		return 1;
 	w.ev = tep_find_event_by_name(tep, "sched", "sched_switch");

@@ -18,7 +18,8 @@
  *   val      write N: fires the marker kmark_test_val, v=N (a u64: hist
  *            triggers' log2 and buckets past 2^32, on i386 too)
  *   hits     the counting probe's hits
- *   switch   "switches=N bad_current=N bad_mm=N bad_irqs=N bad_lock=N"
+ *   switch   "switches=N bad_current=N bad_mm=N bad_irqs=N bad_lock=N
+ *            lockdep=0|1" (lockdep=1: lockdep checked bad_lock)
  *   crash    write oops, bug, panic or warn: fires the marker
  *            kmark_test:crash_request (what=...), then a NULL pointer
  *            write, BUG(), panic() or WARN() (the flight recorder's tests)
@@ -190,12 +191,13 @@ DEFINE_SHOW_ATTRIBUTE(kmark_test_hits);
 
 static int kmark_test_switch_show(struct seq_file *s, void *v)
 {
-	seq_printf(s, "switches=%ld bad_current=%ld bad_mm=%ld bad_irqs=%ld bad_lock=%ld\n",
+	seq_printf(s, "switches=%ld bad_current=%ld bad_mm=%ld bad_irqs=%ld bad_lock=%ld lockdep=%d\n",
 		   atomic_long_read(&kmark_test_switches),
 		   atomic_long_read(&kmark_test_bad_current),
 		   atomic_long_read(&kmark_test_bad_mm),
 		   atomic_long_read(&kmark_test_bad_irqs),
-		   atomic_long_read(&kmark_test_bad_lock));
+		   atomic_long_read(&kmark_test_bad_lock),
+		   IS_ENABLED(CONFIG_LOCKDEP) && debug_locks);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kmark_test_switch);

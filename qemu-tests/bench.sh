@@ -32,6 +32,37 @@ hist_mem() {
 	out "mem.$1.hist_entry" $(( (m0 - m1) * 1024 / HSIZE ))
 }
 
+# inst_mem NAME DIR: the memory an instance made with mkdir takes, with
+# sched_switch enabled in it and recording (each tracer's defaults: its
+# buffers at the size a new instance gets, buffer_total_size_kb, and what
+# else it allocates, such as its event files), MemFree before and after;
+# and what removing it gives back. Once per boot, before the top
+# instances' buffers are resized.
+memfree() { sync; echo 3 > /proc/sys/vm/drop_caches; sed -n 's/^MemFree: *\([0-9]*\) kB$/\1/p' /proc/meminfo; }
+inst_mem() {
+	m0=$(memfree)
+	mkdir "$2/instances/benchmem" || return
+	if [ "$1" = kmark ]; then
+		echo sched:sched_switch > "$2/instances/benchmem/set_event"
+	else
+		echo 1 > "$2/instances/benchmem/events/sched/sched_switch/enable"
+	fi
+	kmark-testprog pingpong 200 > /dev/null
+	m1=$(memfree)
+	out "mem.$1.instance_kb" $((m0 - m1))
+	out "mem.$1.instance_buffers_kb" "$(cat "$2/instances/benchmem/buffer_total_size_kb" | sed 's/ .*//')"
+	if [ "$1" = kmark ]; then
+		echo > "$2/instances/benchmem/set_event"
+	else
+		echo 0 > "$2/instances/benchmem/events/sched/sched_switch/enable"
+	fi
+	rmdir "$2/instances/benchmem"
+	out "mem.$1.instance_freed_kb" $(( $(memfree) - m1 ))
+}
+KT=/sys/kernel/tracing/kmark
+inst_mem kmark $KT
+[ -n "$ONLY_KMARK" ] || inst_mem ftrace $T
+
 echo 1408 > $K/buffer_size_kb
 [ -n "$ONLY_KMARK" ] || echo 1408 > $T/buffer_size_kb
 echo > $K/set_event

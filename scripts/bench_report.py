@@ -78,9 +78,16 @@ def figures(vals, env):
     if tp_off is not None and tp_hist is not None:
         f['hit.tracepoint_hist'] = tp_hist - tp_off
     for r in ('kmark', 'ftrace'):
-        v = med(vals, f'mem.{r}.hist_entry')
-        if v is not None:
-            f[f'mem.{r}.hist_entry'] = v
+        for k in ('hist_entry', 'instance_kb', 'instance_buffers_kb',
+                  'instance_freed_kb'):
+            v = med(vals, f'mem.{r}.{k}')
+            if v is not None:
+                f[f'mem.{r}.{k}'] = v
+        # what an instance takes besides its buffers
+        if (f.get(f'mem.{r}.instance_kb') is not None and
+                f.get(f'mem.{r}.instance_buffers_kb') is not None):
+            f[f'mem.{r}.instance_other_kb'] = (f[f'mem.{r}.instance_kb'] -
+                                               f[f'mem.{r}.instance_buffers_kb'])
     if f.get('hit.marker_on') is not None and f.get('hit.ringbuf') is not None:
         f['hit.marker_own'] = f['hit.marker_on'] - f['hit.ringbuf']
     if plain and per_hit('hit.marker_off') is not None:
@@ -424,6 +431,21 @@ def main():
     row('hist table memory per entry, ftrace (the same text)', 'mem.ftrace.hist_entry', '')
     rrow('kmark / ftrace, hist table memory', 'mem.kmark.hist_entry',
          'mem.ftrace.hist_entry', '')
+    row('an instance (mkdir) with sched_switch enabled, kmark: memory taken (kB, MemFree)',
+        'mem.kmark.instance_kb', '')
+    row('  of which its buffers (buffer_total_size_kb, kmark\'s default size)',
+        'mem.kmark.instance_buffers_kb', '')
+    row('  the rest (event files, per-CPU data...)', 'mem.kmark.instance_other_kb', '')
+    row('  given back by rmdir', 'mem.kmark.instance_freed_kb', '')
+    row('the same instance, ftrace: memory taken (kB)', 'mem.ftrace.instance_kb', '')
+    row('  of which its buffers (buffer_total_size_kb, ftrace\'s default size)',
+        'mem.ftrace.instance_buffers_kb', '')
+    row('  the rest (event files, per-CPU data...)', 'mem.ftrace.instance_other_kb', '')
+    row('  given back by rmdir', 'mem.ftrace.instance_freed_kb', '')
+    rrow('kmark / ftrace, an instance\'s memory', 'mem.kmark.instance_kb',
+         'mem.ftrace.instance_kb', '')
+    rrow('kmark / ftrace, an instance\'s memory besides its buffers',
+         'mem.kmark.instance_other_kb', 'mem.ftrace.instance_other_kb', '')
     row('+ kmark kprobe event (3 args), per hit', 'hit.kmark_kprobe', '')
     row('+ ftrace kprobe_event (same args), per hit', 'hit.ftrace_kprobe', '')
     rrow('kmark / ftrace, kprobe', 'hit.kmark_kprobe', 'hit.ftrace_kprobe', '')
@@ -696,6 +718,7 @@ def main():
             'size.kmark', 'size.ftrace', 'hit.marker_filtered',
             'hit.tracepoint_filtered', 'hit.ringbuf', 'hit.marker_hist',
             'hit.tracepoint_hist', 'mem.kmark.hist_entry', 'mem.ftrace.hist_entry',
+            'mem.kmark.instance_kb', 'mem.ftrace.instance_kb',
             'hit.marker_stack', 'hit.tracepoint_stack']
     passed = failed = 0
     for mode, f in modes.items():

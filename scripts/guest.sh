@@ -33,7 +33,13 @@ guest_main() {
 		case " ${FLAVOURS:-} " in *" i386-lockdep "*)
 			[ -n "${KMARK_NO_LOCKDEP:-}" ] || skip="$skip 60-toggle-stress" ;;
 		esac
-		case " ${FLAVOURS:-} " in *" i386-stress "*) skip="$skip 65-fault-injection" ;; esac ;;
+		case " ${FLAVOURS:-} " in *" i386-stress "*) skip="$skip 65-fault-injection" ;; esac
+		# A slower machine (check.sh's named skips): no ftracetest,
+		# the fuzzer 10 s.
+		if [ -n "${KMARK_SLOWER:-}" ]; then
+			skip="$skip 95-ftracetest"
+			fuzz=${FUZZ_TIME:-10}
+		fi ;;
 	# A stress kernel runs the same suite on two real CPUs, less what
 	# only repeats x86_64's run: 60-toggle-stress (it patches static
 	# keys; there is no patching here, and the storm toggles
@@ -46,20 +52,7 @@ guest_main() {
 	# The fuzzer 30 s there too in make check (FUZZ_TIME= for longer).
 	*-stress) dirs="test.d stress.d"; args=slab_nomerge; fuzz=${FUZZ_TIME:-30}
 		skip="60-toggle-stress 72-kprobe-syntax-errors 15-doc-commands 99-comm-table-full 88-trace-cmd"
-		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat"
-		# A slower machine (check.sh's named skip): of test.d only the
-		# failure paths under kmemleak with two real CPUs (fault
-		# injection, hist faults, module unload); i386-hardened runs
-		# the rest on i386.
-		if [ -n "${KMARK_SLOWER:-}" ]; then
-			for t in "$top"/qemu-tests/test.d/*.sh; do
-				t=$(basename "$t" .sh)
-				case " 65-fault-injection 66-hist-faults 92-module-markers " in
-				*" $t "*) ;;
-				*) skip="$skip $t" ;;
-				esac
-			done
-		fi ;;
+		[ "$flavour" = i386-stress ] || skip="$skip 85-trace-dat" ;;
 	# i386-lockdep: lockdep while static keys are patched (JUMP_LABEL
 	# on, single-threaded TCG), which neither x86_64 (no lockdep: it is
 	# the bench kernel) nor the stress kernels (no patching) have. The

@@ -126,6 +126,28 @@ can say what was lost instead of showing an empty CPU.
 """,
     },
     {
+        'subject': 'ring-buffer: do not wait for a reader lock while an oops is printed',
+        'files': [],
+        'patches': ['0017-ring-buffer-dump-trylock-on-oops.patch'],
+        'kconfig': [],
+        'make': [],
+        'body': """\
+A tracer that dumps its buffer when the kernel oopses or panics (ftrace's
+ftrace_dump_on_oops, kmark's flight recorder) reads it through the
+ring buffer's readers, which take the per-CPU reader lock. Only in an
+NMI did rb_reader_lock() fall back to a trylock; the iterator functions
+never did. The lock's holder may be the very CPU that oopsed inside a
+reader, or another CPU that panic() stopped by NMI while it read
+trace_pipe: the dump then spins for ever with interrupts off, instead of
+printing and rebooting (panic_timeout) or handing over to kdump.
+
+While oops_in_progress is set (bust_spinlocks(1) in oops_begin() and
+panic()), take the reader lock only if it is free, as in an NMI; if it
+is not, read without it and disable the buffer's writes. The iterator
+functions (ring_buffer_iter_reset(), _peek(), _advance()) do the same.
+""",
+    },
+    {
         'subject': 'kmark: static markers with an ftrace-style control directory',
         'files': ['include/trace/kmark.h', 'kernel/trace/kmark.c',
                   'kernel/trace/kmark_internal.h', 'kernel/trace/kmark_record.c',

@@ -638,31 +638,37 @@ static const struct file_operations kmark_ev_filter_fops = {
  * is cleared, and error_log says so). It fails, changing nothing, when it
  * fits none of them. Reads back what was written last.
  */
-static struct kmark_subsys *kmark_subsys_get_held(struct inode *inode)
+/*
+ * The instance of the system @inode is for, held; NULL once the system is
+ * gone. Taken under kmark_ref_lock (not kmark_mutex: kmark_event_file_get()),
+ * as the system may be freed as soon as it is dropped: tracefs does not
+ * wait for an open in progress (review K2).
+ */
+static struct kmark_instance *kmark_subsys_inst_get(struct inode *inode)
 {
+	struct kmark_instance *inst = NULL;
 	struct kmark_subsys *sys;
 
-	/* (kmark_ref_lock, not kmark_mutex: kmark_event_file_get()) */
 	spin_lock(&kmark_ref_lock);
 	sys = inode->i_private;
-	if (sys && __kmark_inst_hold(sys->inst))
-		sys = NULL;
+	if (sys && !__kmark_inst_hold(sys->inst))
+		inst = sys->inst;
 	spin_unlock(&kmark_ref_lock);
-	return sys;
+	return inst;
 }
 
 static int kmark_sys_open(struct inode *inode, struct file *f)
 {
-	struct kmark_subsys *sys;
+	struct kmark_instance *inst;
 	int ret = kmark_open_check();
 
 	if (ret)
 		return ret;
-	sys = kmark_subsys_get_held(inode);
-	if (!sys)
+	inst = kmark_subsys_inst_get(inode);
+	if (!inst)
 		return -ENODEV;
-	/* Held through its instance; f->private_data names the inode's. */
-	f->private_data = sys->inst;
+	/* Held until release; the system is found again under kmark_mutex. */
+	f->private_data = inst;
 	return 0;
 }
 

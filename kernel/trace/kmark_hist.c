@@ -213,9 +213,11 @@ struct kmark_haction {
  * @timestamps:	common_timestamp is read: the instance's clock is @clock
  * @reads:	the $VARs of other hists it reads (@nr_reads), in the order
  *		a hit reads them; @read_once: an expression's, read once
+ * @clearing:	a clear runs (kmark_hist_update()): hits pass the table by
  */
 struct kmark_hist {
 	struct tracing_map *map;
+	bool clearing;
 	struct kmark_event_file *file;
 	char *name;
 	unsigned int refs;
@@ -590,6 +592,8 @@ static bool notrace kmark_hist_fire(struct kmark_trigger *t,
 	char (*strs)[KMARK_HIST_STR];
 	u8 *key;
 
+	if (unlikely(READ_ONCE(h->clearing)))
+		return false;
 	pad = kmark_hist_pad_get();
 	if (!pad)
 		return false;
@@ -2096,14 +2100,25 @@ static int kmark_hist_update(struct kmark_trigger *old, struct kmark_trigger *ne
 {
 	struct kmark_hist *h = old->data;
 
-	if (new->flags & KMARK_HP_PAUSE)
+	if (new->flags & KMARK_HP_PAUSE) {
 		WRITE_ONCE(old->paused, true);
-	else if (new->flags & KMARK_HP_CONT)
+	} else if (new->flags & KMARK_HP_CONT) {
 		WRITE_ONCE(old->paused, false);
-	else if (new->flags & KMARK_HP_CLEAR)
+	} else if (new->flags & KMARK_HP_CLEAR) {
+		/*
+		 * No hit between a slot's claim and its key while the table
+		 * is zeroed (a slot handed out twice: keys twice, wrong
+		 * sums): hits pass it by, and those in flight end first (they
+		 * run with preemption off), as ftrace's hist_clear() pauses.
+		 * The hits of that window would have been cleared anyway.
+		 */
+		WRITE_ONCE(h->clearing, true);
+		synchronize_rcu();
 		tracing_map_clear(h->map);
-	else
+		WRITE_ONCE(h->clearing, false);
+	} else {
 		return -EEXIST;
+	}
 	return 0;
 }
 

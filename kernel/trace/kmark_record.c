@@ -1288,9 +1288,11 @@ static void kmark_stack_print_format(struct seq_buf *s,
 		       KMARK_STACK_FORMAT_DEPTH,
 		       offsetof(struct kmark_stack_rec, caller),
 		       KMARK_STACK_FORMAT_DEPTH * sizeof(unsigned long));
+	/* ftrace's F_printk() of eight frames: three literals, 3 + 3 + 2 */
 	seq_buf_puts(s, "\nprint fmt: \"");
 	for (i = 0; i < KMARK_STACK_FORMAT_DEPTH; i++)
-		seq_buf_puts(s, "\\t=> %ps\\n");
+		seq_buf_printf(s, "%s\\t=> %%ps\\n",
+			       i && !(i % 3) ? "\" \"" : "");
 	seq_buf_putc(s, '"');
 	for (i = 0; i < KMARK_STACK_FORMAT_DEPTH; i++)
 		seq_buf_printf(s, ", (void *)REC->caller[%d]", i);
@@ -1352,9 +1354,37 @@ NOKPROBE_SYMBOL(kmark_own_frame);
  * stack counts as a frame: kmark's path leaves many, so a few more than the
  * depth kept were often all kmark's (the stack came out empty), and a
  * stale address of another function may come before kmark's last one.
+ * A stacktrace trigger's path is deeper still: with 64, the syscall's own
+ * frames were sometimes past the end (ftrace's stack holds up to 1024).
  */
-#define KMARK_STACK_SCAN	64
+#define KMARK_STACK_SCAN	128
 static DEFINE_PER_CPU(unsigned long [4][KMARK_STACK_SCAN], kmark_stack_all);
+
+/*
+ * Whether a recorder of this CPU and context level holds its scan buffer
+ * (and kmark_stack_sym's name): a stack taken inside another of the same
+ * level (a kprobe on the unwinder, an NMI inside an int3 kprobe's handler)
+ * gets no frames rather than mixing them into the outer one's (review
+ * K5). Only this CPU reads and writes it, at its level.
+ */
+static DEFINE_PER_CPU(u8 [4], kmark_stack_busy);
+
+static __always_inline unsigned long *kmark_stack_get(void)
+{
+	u8 *busy = &this_cpu_ptr(kmark_stack_busy)[interrupt_context_level()];
+
+	if (*busy)
+		return NULL;
+	*busy = 1;
+	barrier();
+	return this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
+}
+
+static __always_inline void kmark_stack_put(void)
+{
+	barrier();
+	this_cpu_ptr(kmark_stack_busy)[interrupt_context_level()] = 0;
+}
 
 /*
  * The registers of the kprobe hit this CPU records at each context level,
@@ -1377,19 +1407,11 @@ void notrace kmark_stack_regs_set(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kmark_stack_regs_set);
 
-/**
- * kmark_stack_save - the caller's stack, without kmark's own frames
- * @entries:	gets up to @max return addresses
- * @max:	how many
- *
- * A kprobe's hit: the stack from the probe's registers (the probed
- * function first, then its callers), as ftrace's.
- *
- * Return: how many were saved.
- */
-unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
+/* kmark_stack_save() with the scan buffer taken (kmark_stack_get()) */
+static __always_inline unsigned int kmark_stack_scan(unsigned long *all,
+						     unsigned long *entries,
+						     unsigned int max)
 {
-	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
 	struct pt_regs *regs = this_cpu_ptr(kmark_stack_regs)[interrupt_context_level()];
 	unsigned int n, i, kept = 0;
 
@@ -1403,6 +1425,29 @@ unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
 		if (!kmark_own_frame(all[i]))
 			entries[kept++] = all[i];
 	return kept;
+}
+
+/**
+ * kmark_stack_save - the caller's stack, without kmark's own frames
+ * @entries:	gets up to @max return addresses
+ * @max:	how many
+ *
+ * A kprobe's hit: the stack from the probe's registers (the probed
+ * function first, then its callers), as ftrace's. Inside another stack's
+ * scan of this CPU and context level: none.
+ *
+ * Return: how many were saved.
+ */
+unsigned int notrace kmark_stack_save(unsigned long *entries, unsigned int max)
+{
+	unsigned long *all = kmark_stack_get();
+	unsigned int n;
+
+	if (!all)
+		return 0;
+	n = kmark_stack_scan(all, entries, max);
+	kmark_stack_put();
+	return n;
 }
 NOKPROBE_SYMBOL(kmark_stack_save);
 
@@ -1422,28 +1467,37 @@ NOKPROBE_SYMBOL(kmark_stack_save);
 void notrace kmark_record_stack(struct kmark_instance *inst, bool from_hit,
 				const struct kmark_entry *ctx)
 {
-	unsigned long *all = this_cpu_ptr(kmark_stack_all)[interrupt_context_level()];
 	struct kmark_marker *m = READ_ONCE(kmark_stack_marker);
 	struct kmark_stack_rec *r;
+	unsigned long *all;
 	struct kmark_rec rec;
-	unsigned int n;
+	unsigned int n = 0;
 
 	if (!m)
 		return;
-	/* the frames first, in place: the record is as long as they are */
-	n = kmark_stack_save(all, KMARK_STACK_SCAN);
+	/*
+	 * the frames first, in place: the record is as long as they are
+	 * (none, a record of size 0, inside another stack of this level)
+	 */
+	all = kmark_stack_get();
+	if (all)
+		n = kmark_stack_scan(all, all, KMARK_STACK_SCAN);
 	r = (void *)kmark_reserve(inst, m->id, struct_size(r, caller, n),
 				  from_hit, &rec);
 	if (!r)
-		return;
+		goto out;
 	if (ctx) {
 		r->hdr.flags = ctx->flags;
 		r->hdr.preempt_count = ctx->preempt_count;
 	}
 	kmark_set_comm_id(&r->hdr);
 	r->size = n;
-	memcpy(r->caller, all, n * sizeof(r->caller[0]));
+	if (n)
+		memcpy(r->caller, all, n * sizeof(r->caller[0]));
 	kmark_commit(inst, &rec);
+out:
+	if (all)
+		kmark_stack_put();
 }
 NOKPROBE_SYMBOL(kmark_record_stack);
 

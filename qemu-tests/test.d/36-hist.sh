@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: hist triggers with ftrace's grammar and hist output over tracing_map: keys with .execname, strings, .log2, .buckets and common_stacktrace, vals with .percent and .graph, sort, size with Dropped counted when the table is full, pause/continue/clear, 'if FILTER', '!'; variables, a synthetic event fed by onmatch() (histogram.rst's wakeup_latency on kmark's sched markers) and onmax().save(); errors refused with ftrace's words
 . /tests/lib.sh
-plan 48
+plan 49
 reset_kmark
 echo > $K/kprobe_events
 echo > $K/synthetic_events
@@ -288,4 +288,19 @@ check "the loop event's hist counted its hits at depth 2" grep -q 'Hits: [1-9]' 
 echo "!$LS" >> $K/events/sched/sched_switch/trigger
 echo "!$LT" >> $K/events/synthetic/loop/trigger
 check "both removed, the synthetic event goes" sh -c "echo '!loop' >> $K/synthetic_events"
+# clear while both CPUs hit the table (review K6): no key twice
+# afterwards (a slot handed out twice). A clear zeroes the table while the
+# hits go on.
+P=$K/events/ftrace/print
+echo 'hist:keys=buf:vals=hitcount' > $P/trigger
+for c in 1 2; do
+	taskset $c sh -c 'i=0; while [ $i -lt 3000 ]; do echo "kmclr$((i % 50))" > '$K'/trace_marker; i=$((i + 1)); done' &
+done
+i=0
+while [ $i -lt 40 ]; do echo 'hist:keys=buf:vals=hitcount:clear' >> $P/trigger; i=$((i + 1)); done
+wait
+dup=$(grep '^{ buf:' $P/hist | sort | uniq -d | wc -l) keys=$(grep -c '^{ buf:' $P/hist)
+check "clears under both CPUs' hits leave no key twice ($dup twice, $keys keys)" \
+	sh -c "[ $dup = 0 ] && [ $keys -gt 0 ]"
+echo '!hist:keys=buf:vals=hitcount' >> $P/trigger
 reset_kmark

@@ -280,6 +280,7 @@ static char *parse_string(struct parser *ps)
 		return NULL;
 	}
 	eb_reset(&b);
+again:
 	for (ps->p++; *ps->p && *ps->p != '"'; ps->p++) {
 		char c = *ps->p;
 
@@ -310,6 +311,10 @@ static char *parse_string(struct parser *ps)
 		return NULL;
 	}
 	ps->p++;
+	/* adjacent literals are one string, as in C (ftrace's kernel_stack) */
+	skip_ws(ps);
+	if (*ps->p == '"')
+		goto again;
 	return b.s;
 }
 

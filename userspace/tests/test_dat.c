@@ -125,6 +125,8 @@ static void test_print_fmt(void)
 	ef_event_free(&ev);
 
 	expr("\"v=%d\", REC->v", "int", 4, true, 0xffffffff, "v=-1");
+	/* adjacent literals, as ftrace's kernel_stack has them */
+	expr("\"v=\" \"%d\"  \"!\", REC->v", "int", 4, true, 5, "v=5!");
 	expr("\"v=%u\", REC->v", "int", 4, true, 0xffffffff, "v=4294967295");
 	expr("\"v=%lx\", REC->v", "unsigned long", 4, false, 0xdeadbeef,
 	     "v=deadbeef");

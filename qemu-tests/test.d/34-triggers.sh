@@ -103,6 +103,8 @@ for kb in 16 100 24 200 32 150 40 300 48 120 56 250 64 90 72 180; do
 	done
 done
 kill $load 2>/dev/null; wait $load 2>/dev/null
+# (its forked partner, blocked on their pipe, would outlive the test)
+pkill -f 'kmark-testprog pingpong 400000' 2>/dev/null
 expect_eq "per-CPU resizes while a trigger swaps: the size read is the size written" "$bad" "0"
 echo '!snapshot' >> $I/events/sched/sched_switch/trigger
 inst_rm ts

@@ -411,6 +411,24 @@ for flavour in $ordered; do
 	[ $ok = 1 ] || continue
 	case "$flavour" in
 	*-stress)
+		# Two kernels (a slower machine): the stress guest starts
+		# beside x86_64's, which a lane of one would leave alone on a
+		# core; the other boots wait for x86_64's guest, as they do
+		# for the lane's.
+		if [ -n "${KMARK_SLOWER:-}" ]; then
+			info "$flavour: booting the check guest, beside x86_64's"
+			side_checks
+			cpu_note "$flavour-guest" guest_main "$flavour" &
+			stress_pid=$!
+			lane_report
+			info "beside it: ${extras:+the other boots of$extras, }make run typed into, the README's other host commands"
+			extras_start
+			wait "$stress_pid"
+			cpu_note "$flavour-extra-boots" guest_extra "$flavour"
+			report "$flavour"
+			report_extra "$flavour"
+			continue
+		fi
 		lane_report
 		info "$flavour: booting the check guest"
 		side_checks

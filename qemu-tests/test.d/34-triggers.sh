@@ -103,8 +103,13 @@ for kb in 16 100 24 200 32 150 40 300 48 120 56 250 64 90 72 180; do
 	done
 done
 kill $load 2>/dev/null; wait $load 2>/dev/null
-# (its forked partner, blocked on their pipe, would outlive the test)
-pkill -f 'kmark-testprog pingpong 400000' 2>/dev/null
+# (its forked partner, blocked on their pipe, would outlive the test;
+# busybox has no pkill)
+for f in /proc/[0-9]*/cmdline; do
+	case "$(tr '\0' ' ' < "$f" 2>/dev/null)" in
+	"kmark-testprog pingpong 400000 "*) p=${f#/proc/}; kill "${p%/cmdline}" 2>/dev/null ;;
+	esac
+done
 expect_eq "per-CPU resizes while a trigger swaps: the size read is the size written" "$bad" "0"
 echo '!snapshot' >> $I/events/sched/sched_switch/trigger
 inst_rm ts

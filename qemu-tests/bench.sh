@@ -57,6 +57,9 @@ inst_mem() {
 		echo 0 > "$2/instances/benchmem/events/sched/sched_switch/enable"
 	fi
 	rmdir "$2/instances/benchmem"
+	# (frees deferred past rmdir, RCU's and workqueues', land in this
+	# figure and not in the next tracer's)
+	sleep 2
 	out "mem.$1.instance_freed_kb" $(( $(memfree) - m1 ))
 }
 KT=/sys/kernel/tracing/kmark
